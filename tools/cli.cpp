@@ -25,6 +25,8 @@ options:
                            llvm       LLVM IR of each compiled graph
   --emit-graph           short for --emit=graph-opt
   --print-loc            add loc("file.tfs":line:col) to printed graph nodes
+  --run-functions-eagerly  run tf.function bodies as plain Python (no tracing),
+                         as tf.config.run_functions_eagerly(True) does
   --max-steps=N          stop with an error after N interpreter steps
   --max-memory=BYTES     limit on tensor memory (default: half of RAM); K/M/G
                          suffixes accepted
@@ -67,6 +69,7 @@ std::optional<DriverOptions> parseCommandLine(const std::vector<std::string> &ar
     if (a == "--version") { o.version = true; continue; }
     if (a == "--emit-graph") { o.emit = Emit::GraphOpt; continue; }
     if (a == "--print-loc") { o.run.printLoc = true; continue; }
+    if (a == "--run-functions-eagerly") { o.run.runFunctionsEagerly = true; continue; }
     if (a.rfind("--backend", 0) == 0) {
       auto v = value("--backend");
       if (v == "jit") o.run.backend = runtime::Backend::Jit;

@@ -10,18 +10,24 @@ namespace tfs::runtime {
 
 void RunContext::print(const ir::Node &node, std::span<const Tensor> operands) {
   int summarize = static_cast<int>(ir::attrInt(node.attrs, "summarize", 3));
+  auto tmpl = node.attrs.find("template");
+  // A scalar string tensor prints bare only as tf.print's sole input.
+  bool sole = operands.size() == 1 &&
+              (tmpl == node.attrs.end() || std::get<std::string>(tmpl->second) == "{}");
   std::vector<std::string> parts;
   for (const Tensor &t : operands)
-    parts.push_back(formatTfPrint(t, summarize));
+    parts.push_back(formatTfPrint(t, summarize, sole));
   std::string text;
-  auto tmpl = node.attrs.find("template");
   if (tmpl != node.attrs.end()) {
+    // The template's literal braces are doubled ("{{", "}}"); "{}" is a tensor.
     const std::string &fmtText = std::get<std::string>(tmpl->second);
     size_t next = 0;
     for (size_t i = 0; i < fmtText.size(); ++i) {
       if (fmtText.compare(i, 2, "{}") == 0 && next < parts.size()) {
         text += parts[next++];
         ++i;
+      } else if (fmtText.compare(i, 2, "{{") == 0 || fmtText.compare(i, 2, "}}") == 0) {
+        text += fmtText[i++];
       } else {
         text += fmtText[i];
       }

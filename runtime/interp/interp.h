@@ -18,6 +18,7 @@ struct RunOptions {
   bool emitAutograph = false;   // print converted code of traced functions
   bool emitLlvm = false;        // print LLVM IR of compiled functions
   bool printLoc = false;        // locations in printed IR
+  bool runFunctionsEagerly = false;  // tf.config.run_functions_eagerly(True) from the start
   int64_t maxSteps = 0;         // 0: unlimited
   int64_t maxMemoryBytes = 0;   // 0: default (a fraction of RAM)
 };

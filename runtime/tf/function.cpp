@@ -317,6 +317,14 @@ std::optional<Value> FunctionWrapper::call(Interpreter &in, Args args, const Kwa
     callArgs.insert(callArgs.end(), argv.begin(), argv.end());
     return autograph ? callConverted(in, pyFunc, callArgs, kwargs) : in.call(pyFunc, callArgs, kwargs);
   }
+  // tf.config.run_functions_eagerly(True): the Python function runs as written
+  // (no AutoGraph, no tracing), the debugging mode TF documents.
+  if (ctx(in).runFunctionsEagerly && !ctx(in).eagerDisabled) {
+    std::vector<Value> callArgs;
+    if (!self.isNone()) callArgs.push_back(self);
+    callArgs.insert(callArgs.end(), args.begin(), args.end());
+    return in.call(pyFunc, callArgs, kwargs);
+  }
   Ref<ConcreteFunction> cf = concrete(in, argv, kwargs);
   std::vector<Tensor> tensors;
   for (auto &a : argv) tensorArgs(in, a, tensors);
@@ -384,6 +392,16 @@ void installFunctionApi(Interpreter &in, ModuleObject &tf) {
     if (args[0].isNone())
       return in.native("function", [ag, sig](Interpreter &in, Args a, const Kwargs &) { return makeFunction(in, a[0], ag, sig); });
     return makeFunction(in, args[0], ag, sig);
+  });
+  auto config = submodule(in, tf, "config");
+  ctx(in).runFunctionsEagerly = in.options().runFunctionsEagerly;
+  def(in, *config, "run_functions_eagerly", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
+    auto args = in.bindArgs("run_functions_eagerly", a, kw, {"run_eagerly"}, {});
+    ctx(in).runFunctionsEagerly = in.truth(args[0]);
+    return Value();
+  });
+  def(in, *config, "functions_run_eagerly", [](Interpreter &in, Args, const Kwargs &) {
+    return Value::boolean(ctx(in).runFunctionsEagerly);
   });
 }
 

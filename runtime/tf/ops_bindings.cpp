@@ -35,10 +35,6 @@ std::vector<int64_t> intList(Interpreter &in, const Value &v) {
   return out;
 }
 
-void def(Interpreter &in, ModuleObject &m, const std::string &name, NativeFn fn) {
-  m.scope->vars[name] = in.native(name, std::move(fn));
-}
-
 // Unary elementwise ops: f(x, name=None).
 void unaryOp(Interpreter &in, ModuleObject &m, const std::string &name, OpKind k) {
   def(in, m, name, [k](Interpreter &in, Args a, const Kwargs &kw) -> Value {

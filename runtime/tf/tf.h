@@ -125,6 +125,7 @@ struct TfContext {
   GraphScope *v1Graph = nullptr;          // the default graph in v1 mode
   std::unique_ptr<GraphScope> ownedV1Graph;  // made by disable_eager_execution
   bool eagerDisabled = false;
+  bool runFunctionsEagerly = false;      // tf.config.run_functions_eagerly
   std::vector<TapeObject *> tapes;
   std::vector<std::string> nameScopes;    // "a/b/" prefixes
   std::vector<Ref<VariableObject>> globalVariables;  // v1 collection
@@ -139,6 +140,11 @@ struct TfContext {
 
 TfContext &ctx(Interpreter &in);
 GraphScope *currentGraph(Interpreter &in);
+
+// Module building: a native function `name` in m; the submodule `name` of parent
+// (made on first use).
+void def(Interpreter &in, ModuleObject &m, const std::string &name, NativeFn fn);
+Ref<ModuleObject> submodule(Interpreter &in, ModuleObject &parent, const std::string &name);
 
 // --- values -------------------------------------------------------------------
 Value wrap(Tensor t, bool numpy = false);

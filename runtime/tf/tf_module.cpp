@@ -11,6 +11,19 @@
 
 namespace tfs::runtime::tf {
 
+void def(Interpreter &in, ModuleObject &m, const std::string &name, NativeFn fn) {
+  m.scope->vars[name] = in.native(name, std::move(fn));
+}
+
+Ref<ModuleObject> submodule(Interpreter &in, ModuleObject &parent, const std::string &name) {
+  auto it = parent.scope->vars.find(name);
+  if (it != parent.scope->vars.end()) return Ref<ModuleObject>(it->second.as<ModuleObject>());
+  auto m = make<ModuleObject>(parent.name + "." + name);
+  parent.scope->vars[name] = m;
+  return m;
+}
+
+
 using ir::OpKind;
 
 void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObject &nn, ModuleObject &linalg);
@@ -71,18 +84,6 @@ struct TensorSpecObject : Object {
                        name.empty() ? "None" : "'" + name + "'");
   }
 };
-
-void def(Interpreter &in, ModuleObject &m, const std::string &name, NativeFn fn) {
-  m.scope->vars[name] = in.native(name, std::move(fn));
-}
-
-Ref<ModuleObject> submodule(Interpreter &in, ModuleObject &parent, const std::string &name) {
-  auto it = parent.scope->vars.find(name);
-  if (it != parent.scope->vars.end()) return Ref<ModuleObject>(it->second.as<ModuleObject>());
-  auto m = make<ModuleObject>(parent.name + "." + name);
-  parent.scope->vars[name] = m;
-  return m;
-}
 
 std::string scopedName(Interpreter &in, const std::string &base) {
   std::string prefix;
@@ -149,8 +150,9 @@ void tfPrint(Interpreter &in, Args a, const Kwargs &kw) {
   std::string out;
   for (size_t i = 0; i < a.size(); ++i) {
     if (i) out += sep;
-    if (auto *t = a[i].as<TensorObject>()) out += formatTfPrint(t->eager, int(summarize));
-    else if (auto *v = a[i].as<VariableObject>()) out += formatTfPrint(*v->value, int(summarize));
+    // A scalar string tensor prints bare only as tf.print's sole input.
+    if (auto *t = a[i].as<TensorObject>()) out += formatTfPrint(t->eager, int(summarize), a.size() == 1);
+    else if (auto *v = a[i].as<VariableObject>()) out += formatTfPrint(*v->value, int(summarize), a.size() == 1);
     else out += in.str(a[i]);
   }
   out += end;
