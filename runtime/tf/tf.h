@@ -14,7 +14,7 @@
 #include "runtime/graph/dense_convert.h"
 #include "runtime/graph/interpreter.h"
 #include "runtime/interp/interpreter.h"
-#include "runtime/tf/core/graph_scope.h"
+#include "runtime/tf/graph_scope.h"
 
 #include <memory>
 

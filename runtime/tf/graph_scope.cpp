@@ -1,5 +1,5 @@
 // GraphScope: see graph_scope.h.
-#include "runtime/tf/core/graph_scope.h"
+#include "runtime/tf/graph_scope.h"
 
 #include <fmt/format.h>
 
