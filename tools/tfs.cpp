@@ -4,12 +4,14 @@
 // instead of overflowing the C++ stack. No exception escapes main.
 #include "frontend/frontend.h"
 #include "runtime/interp/interp.h"
+#include "runtime/tensor/allocator.h"
 #include "runtime/tf/tf.h"
 #include "tools/cli.h"
 
 #include <cstdio>
 #include <iostream>
 #include <pthread.h>
+#include <sys/resource.h>
 
 namespace {
 
@@ -56,6 +58,33 @@ void *threadMain(void *arg) {
   return nullptr;
 }
 
+// Caps the process's data segment a few GiB above the tensor budget, so that
+// memory the tensor allocator does not see (huge Python lists, dicts,
+// strings) also ends in MemoryError rather than the kernel's OOM killer.
+// The slack covers the allocator's cache (<= 1 GiB), the interpreter's
+// 1 GiB stack thread, LLVM, OpenBLAS and the C++ heap.
+// Sanitizer builds reserve terabytes of shadow memory: no cap there.
+void capDataSegment(int64_t tensorBudget) {
+#if defined(__SANITIZE_ADDRESS__)
+  (void)tensorBudget;
+#else
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+  return;
+#endif
+#endif
+  constexpr int64_t kSlack = int64_t(4) << 30;
+  rlimit rl{};
+  if (getrlimit(RLIMIT_DATA, &rl) != 0) return;
+  rlim_t cap = rlim_t(tensorBudget + kSlack);
+  if (rl.rlim_max != RLIM_INFINITY && cap > rl.rlim_max) cap = rl.rlim_max;
+  if (rl.rlim_cur == RLIM_INFINITY || cap < rl.rlim_cur) {
+    rl.rlim_cur = cap;
+    setrlimit(RLIMIT_DATA, &rl);
+  }
+#endif
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -75,6 +104,8 @@ int main(int argc, char **argv) {
     return 0;
   }
   tfs::runtime::tf::registerTfModules();
+  capDataSegment(options->run.maxMemoryBytes > 0 ? options->run.maxMemoryBytes
+                                                 : tfs::runtime::defaultMemoryLimit());
   Job job{*options};
   pthread_attr_t attr;
   pthread_attr_init(&attr);

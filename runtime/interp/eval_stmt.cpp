@@ -113,9 +113,28 @@ void Evaluator::del(const Expr &target) {
   }
 }
 
+namespace {
+// Allocated at start-up, freed on the first std::bad_alloc (see execBody).
+char *emergencyReserve = new char[size_t(32) << 20];
+void releaseEmergencyReserve() {
+  delete[] emergencyReserve;
+  emergencyReserve = nullptr;
+}
+}  // namespace
+
 Flow Evaluator::execBody(const Body &b) {
   for (const auto &s : b) {
-    Flow fl = exec(*s);
+    Flow fl;
+    try {
+      fl = exec(*s);
+    } catch (const std::bad_alloc &) {
+      // Out of host memory outside the tensor allocator (huge lists,
+      // strings): Python's MemoryError at the statement, not an abort.
+      // The emergency reserve is given back first so that raising and
+      // reporting the error have memory to work with.
+      releaseEmergencyReserve();
+      in.raise("MemoryError", "");
+    }
     if (fl != Flow::Normal) return fl;
   }
   return Flow::Normal;

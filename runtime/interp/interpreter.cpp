@@ -9,6 +9,7 @@
 #include "runtime/interp/eval.h"
 #include "runtime/lang/lang.h"
 #include "runtime/tf/prelude.h"
+#include "runtime/tensor/allocator.h"
 
 #include <atomic>
 #include <csignal>
@@ -252,6 +253,7 @@ struct RunThreadResult {
 
 int runModule(const ast::Module &module, const RunOptions &options) {
   installInterruptHandler();
+  setMemoryLimit(options.maxMemoryBytes > 0 ? options.maxMemoryBytes : defaultMemoryLimit());
   Interpreter in(options);
   auto globals = make<Scope>();
   globals->vars["__name__"] = in.str("__main__");

@@ -2,6 +2,7 @@
 // super, modules, builtin-type methods), operators with CPython's numeric
 // semantics and reflected dunders, comparisons, truth, indexing and
 // slicing, iteration, hashing, len/int/float conversions.
+#include "runtime/tensor/allocator.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/eval.h"
 #include "runtime/interp/pyformat.h"
@@ -220,6 +221,16 @@ std::optional<Value> sequenceBinary(Interpreter &in, BinOp op, const Value &a, c
     const Value &n = (a.isInt() || a.isBool()) ? a : b;
     if (!(n.isInt() || n.isBool())) return std::nullopt;
     int64_t k = std::max<int64_t>(0, n.asInt());
+    // A repeat larger than the memory budget fails up front, as CPython's
+    // MemoryError does, instead of paging for minutes before the OOM killer.
+    auto checkSize = [&](size_t len, size_t elemBytes) {
+      int64_t limit = memoryLimit();
+      if (len && k && limit > 0 && (uint64_t(k) > uint64_t(limit) / len / elemBytes))
+        in.raise("MemoryError", "");
+    };
+    if (auto *s = seq.as<StrObject>()) checkSize(s->s.size(), 1);
+    if (auto *l = seq.as<ListObject>()) checkSize(l->items.size(), sizeof(Value));
+    if (auto *t = seq.as<TupleObject>()) checkSize(t->items.size(), sizeof(Value));
     if (auto *s = seq.as<StrObject>()) {
       std::string out;
       for (int64_t i = 0; i < k; ++i) out += s->s;

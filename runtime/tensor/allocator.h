@@ -18,6 +18,8 @@ void releaseBuffer(void *ptr, size_t bytes);
 
 // Limits and accounting (ResourceExhaustedError when exceeded).
 void setMemoryLimit(int64_t bytes);  // 0: no limit
+int64_t memoryLimit();
+int64_t defaultMemoryLimit();        // --max-memory's default: half of physical RAM
 int64_t bytesInUse();
 
 }  // namespace tfs::runtime
