@@ -9,6 +9,8 @@ namespace tfs::tools {
 const char *kHelpText = R"(usage: tfs run FILE.tfs [options]
        tfs FILE.tfs [options]          (same as `tfs run`)
        tfs --help | --version
+       (other arguments after FILE, and all after `--`, go to the script
+        as sys.argv[1:])
 
 Runs a .tfs script: top-level code runs eagerly like TensorFlow 2; functions
 decorated with @tf.function are converted by AutoGraph, traced into a graph
@@ -103,9 +105,19 @@ std::optional<DriverOptions> parseCommandLine(const std::vector<std::string> &ar
       }
       continue;
     }
+    // After the script, tfs's own options (above) still apply; anything
+    // else is the script's (sys.argv[1:]), and `--` hands over the rest.
+    if (!o.file.empty()) {
+      if (a == "--") {
+        o.run.argv.insert(o.run.argv.end(), args.begin() + long(i) + 1, args.end());
+        break;
+      }
+      o.run.argv.push_back(a);
+      continue;
+    }
     if (a.size() > 1 && a[0] == '-') { error = fmt::format("unknown option '{}'", a); return std::nullopt; }
-    if (!o.file.empty()) { error = fmt::format("unexpected argument '{}'", a); return std::nullopt; }
     o.file = a;
+    o.run.argv.push_back(a);
   }
   if (o.file.empty() && !o.help && !o.version) {
     error = "no input file";

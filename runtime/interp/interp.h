@@ -5,6 +5,7 @@
 #include "frontend/ast.h"
 
 #include <string>
+#include <vector>
 
 namespace tfs::runtime {
 
@@ -21,6 +22,7 @@ struct RunOptions {
   bool runFunctionsEagerly = false;  // tf.config.run_functions_eagerly(True) from the start
   int64_t maxSteps = 0;         // 0: unlimited
   int64_t maxMemoryBytes = 0;   // 0: default (a fraction of RAM)
+  std::vector<std::string> argv;  // sys.argv: the script path, then its arguments
 };
 
 // Runs the module. Errors raised by the script are printed to stderr in the

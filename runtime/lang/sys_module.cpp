@@ -41,7 +41,10 @@ struct TextStreamObject : Object {
 Value makeSysModule(Interpreter &in) {
   auto m = make<ModuleObject>("sys");
   auto &vars = m->scope->vars;
-  vars["argv"] = in.list({in.str("")});
+  std::vector<Value> argv;
+  for (const auto &a : in.options().argv) argv.push_back(in.str(a));
+  if (argv.empty()) argv.push_back(in.str(""));
+  vars["argv"] = in.list(std::move(argv));
   vars["maxsize"] = Value::integer(std::numeric_limits<int64_t>::max());
   vars["stdout"] = Value(make<TextStreamObject>(stdout, "<stdout>"));
   vars["stderr"] = Value(make<TextStreamObject>(stderr, "<stderr>"));

@@ -2,7 +2,8 @@
 // signature, the traced graph in the IR text format (`NAME.ir`), and the
 // variables it captures (`variables.txt`: capture name, dtype, shape and
 // values at full precision). Writes are atomic: everything goes to a
-// temporary sibling directory which is fsynced and renamed over the target.
+// temporary sibling directory which is fsynced and then atomically swapped
+// with the target (see publishDirectory).
 // Loading parses and verifies the graphs; a corrupted model is a clean
 // error naming the file.
 #include "ir/text.h"
@@ -35,6 +36,54 @@ void writeFileSynced(Interpreter &in, const fs::path &p, const std::string &text
   ::fsync(fd);
   ::close(fd);
 }
+
+void syncDirectory(const fs::path &dir) {
+  int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY);
+  if (fd >= 0) {
+    ::fsync(fd);
+    ::close(fd);
+  }
+}
+
+// Makes the finished temporary directory `tmp` the model at `target`. With
+// an existing model the two are swapped in one atomic renameat2(EXCHANGE),
+// so a reader (or a crash) sees either the old model or the new one, never
+// neither; only then is the old one deleted. Filesystems without EXCHANGE
+// fall back to two renames (a short window without a model).
+void publishDirectory(Interpreter &in, const fs::path &tmp, const fs::path &target) {
+  std::error_code ec;
+  fs::path parent = target.parent_path().empty() ? fs::path(".") : target.parent_path();
+  if (!fs::exists(target)) {
+    fs::rename(tmp, target, ec);
+    if (ec) in.raise("OSError", fmt::format("cannot write SavedModel to {}: {}", target.string(), ec.message()));
+    syncDirectory(parent);
+    return;
+  }
+  if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, target.c_str(), RENAME_EXCHANGE) == 0) {
+    syncDirectory(parent);
+    fs::remove_all(tmp, ec);  // now holds the old model
+    return;
+  }
+  fs::path old = target;
+  old += fmt::format(".old-{}", ::getpid());
+  fs::rename(target, old, ec);
+  if (!ec) fs::rename(tmp, target, ec);
+  if (ec) in.raise("OSError", fmt::format("cannot write SavedModel to {}: {}", target.string(), ec.message()));
+  syncDirectory(parent);
+  fs::remove_all(old, ec);
+}
+
+// The object tf.saved_model.load returns: the saved functions as attributes;
+// calling it calls the saved `__call__`, like TF's restored user object.
+struct LoadedObject : ModuleObject {
+  LoadedObject() : ModuleObject("_UserObject") {}
+  const char *typeName() const override { return "_UserObject"; }
+  std::optional<Value> call(Interpreter &in, Args args, const Kwargs &kw) override {
+    auto it = scope->vars.find("__call__");
+    if (it == scope->vars.end()) return std::nullopt;
+    return in.call(it->second, args, kw);
+  }
+};
 
 std::string tensorLine(const std::string &name, const Tensor &t) {
   std::string s = fmt::format("{} {} {}", name, ir::dtypeShortName(t.dtype()), t.rank());
@@ -99,7 +148,7 @@ Value load(Interpreter &in, const std::string &dir) {
       vars[name] = std::make_shared<Tensor>(Tensor::fromDoubles(*d, shape, values));
     }
   }
-  auto obj = make<ModuleObject>("_UserObject");
+  auto obj = make<LoadedObject>();
   auto signatures = make<DictObject>();
   for (const auto &entry : fs::directory_iterator(root)) {
     if (entry.path().extension() != ".ir") continue;
@@ -177,14 +226,8 @@ void installSavedModel(Interpreter &in, ModuleObject &tf) {
       }
     }
     writeFileSynced(in, tmp / "variables.txt", vars);
-    // Replace the target atomically (rename is atomic within a filesystem).
-    fs::path old = target;
-    old += fmt::format(".old-{}", ::getpid());
-    if (fs::exists(target)) fs::rename(target, old, ec);
-    fs::create_directories(target.parent_path().empty() ? fs::path(".") : target.parent_path(), ec);
-    fs::rename(tmp, target, ec);
-    if (ec) in.raise("OSError", fmt::format("cannot write SavedModel to {}: {}", dir, ec.message()));
-    fs::remove_all(old, ec);
+    syncDirectory(tmp);
+    publishDirectory(in, tmp, target);
     return Value();
   });
   sm->scope->vars["load"] = in.native("load", [](Interpreter &in, Args a, const Kwargs &) { return load(in, in.str(a[0])); });
