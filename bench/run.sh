@@ -36,7 +36,12 @@ net() {
   echo "$t $BASE" | awk '{d = $1 - $2; if (d < 0) d = 0; printf "%.3f", d}'
 }
 
-have_py() { python3 -c "import $1" >/dev/null 2>&1; }
+# The peers are the Debian packages (python3-numpy, python3-numba,
+# python3-torch): use the system interpreter, not whatever python3 is first
+# on PATH (pyenv and virtualenvs do not see apt's packages).
+PY=${PYTHON:-/usr/bin/python3}
+[[ -x $PY ]] || PY=python3
+have_py() { "$PY" -c "import $1" >/dev/null 2>&1; }
 
 # Build the C++ peers.
 declare -A CXX
@@ -52,8 +57,8 @@ BASE=0
 BASE_TFS=$(median_seconds "$TFS" run "$HERE/empty.tfs") || BASE_TFS=0
 BASE_CXX=$(median_seconds "$WORK/empty") || BASE_CXX=0
 BASE_NP=0; BASE_TORCH=0
-have_py numpy && { echo "import numpy" >"$WORK/np0.py"; BASE_NP=$(median_seconds python3 "$WORK/np0.py"); }
-have_py torch && { echo "import torch" >"$WORK/t0.py"; BASE_TORCH=$(median_seconds python3 "$WORK/t0.py"); }
+have_py numpy && { echo "import numpy" >"$WORK/np0.py"; BASE_NP=$(median_seconds "$PY" "$WORK/np0.py"); }
+have_py torch && { echo "import torch" >"$WORK/t0.py"; BASE_TORCH=$(median_seconds "$PY" "$WORK/t0.py"); }
 
 ratio() { # ratio A B: A/B or '-'
   if [[ $1 == - || $2 == - ]]; then echo "-"; return; fi
@@ -68,8 +73,8 @@ for w in w4 w8; do
   esac
   BASE=$BASE_TFS; t_tfs=$(net "$TFS" run "$script")
   t_cxx=-; [[ -n ${CXX[$w]:-} ]] && { BASE=$BASE_CXX; t_cxx=$(net "${CXX[$w]}"); }
-  t_np=-; have_py numpy && [[ -f $HERE/peers/${w}_numpy.py ]] && { BASE=$BASE_NP; t_np=$(net python3 "$HERE/peers/${w}_numpy.py"); }
-  t_torch=-; have_py torch && [[ -f $HERE/peers/${w}_torch.py ]] && { BASE=$BASE_TORCH; t_torch=$(net python3 "$HERE/peers/${w}_torch.py"); }
+  t_np=-; have_py numpy && [[ -f $HERE/peers/${w}_numpy.py ]] && { BASE=$BASE_NP; t_np=$(net "$PY" "$HERE/peers/${w}_numpy.py"); }
+  t_torch=-; have_py torch && [[ -f $HERE/peers/${w}_torch.py ]] && { BASE=$BASE_TORCH; t_torch=$(net "$PY" "$HERE/peers/${w}_torch.py"); }
   printf '%-18s %9s %9s %9s %9s %10s %10s %10s\n' "$name" "$t_tfs" "$t_cxx" "$t_np" "$t_torch" \
     "$(ratio "$t_tfs" "$t_cxx")" "$(ratio "$t_tfs" "$t_np")" "$(ratio "$t_tfs" "$t_torch")"
 done
