@@ -16,12 +16,31 @@
 #include <cstdio>
 #include <fmt/format.h>
 #include <map>
+#include <unistd.h>
 
 namespace tfs::runtime {
 
 namespace {
 std::atomic<bool> interrupted{false};
-void onSigint(int) { interrupted = true; }
+
+// Ctrl-C: the interpreter polls `interrupted` at every step and raises
+// KeyboardInterrupt (exit 130). Native code (a compiled while_loop, a long
+// kernel) does not poll, so if the flag is still unclaimed after 2 s, or at
+// a second Ctrl-C, the process stops at once with the same message/status.
+[[noreturn]] void stopNow() {
+  static const char msg[] = "\nKeyboardInterrupt\n";
+  ssize_t ignored = ::write(2, msg, sizeof msg - 1);
+  (void)ignored;
+  ::_exit(130);
+}
+void onAlarm(int) {
+  if (interrupted.load()) stopNow();
+}
+void onSigint(int) {
+  if (interrupted.exchange(true)) stopNow();
+  std::signal(SIGALRM, onAlarm);
+  ::alarm(2);
+}
 
 std::map<std::string, Interpreter::ModuleFactory> &nativeModules() {
   static std::map<std::string, Interpreter::ModuleFactory> m;
