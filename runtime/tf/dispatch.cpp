@@ -189,11 +189,15 @@ Ref<TensorObject> toTensor(Interpreter &in, const Value &v, std::optional<DType>
 
 namespace {
 // A graph node's TF name: the given name or the op type, uniquified.
-std::string nodeName(Interpreter &in, GraphScope &g, ir::OpKind kind, const std::string &tfName) {
-  std::string base = tfName.empty() ? ir::tfOpType(kind) : tfName;
+std::string nodeNamePrefix(Interpreter &in) {
   std::string prefix;
   for (const auto &s : ctx(in).nameScopes) prefix += s;
-  return g.uniqueName(prefix + base);
+  return prefix;
+}
+
+std::string nodeName(Interpreter &in, GraphScope &g, ir::OpKind kind, const std::string &tfName) {
+  std::string base = tfName.empty() ? ir::tfOpType(kind) : tfName;
+  return g.uniqueName(nodeNamePrefix(in) + base);
 }
 
 // An input of a node being built: symbolic values of this graph as they
@@ -218,6 +222,54 @@ ir::Value *graphInput(Interpreter &in, GraphScope &g, TensorObject &t) {
 }
 }  // namespace
 
+namespace {
+const char *tfDataTypeEnum(DType d) {
+  switch (d) {
+  case DType::Float32: return "DT_FLOAT";
+  case DType::Float64: return "DT_DOUBLE";
+  case DType::Int32: return "DT_INT32";
+  case DType::Int64: return "DT_INT64";
+  case DType::Bool: return "DT_BOOL";
+  default: return "DT_STRING";
+  }
+}
+
+// While tracing, TF's shape inference rejects a binary op on unbroadcastable
+// shapes with a ValueError naming the node, not the eager kernel's
+// InvalidArgumentError: "Dimensions must be equal, but are 3 and 4 for
+// '{{node add}} = AddV2[T=DT_FLOAT](x, y)' with input shapes: [3], [4]."
+[[noreturn]] void raiseGraphBroadcastError(Interpreter &in, GraphScope &g, ir::OpKind kind,
+                                           const std::string &tfName,
+                                           const std::vector<Ref<TensorObject>> &inputs) {
+  auto shapeOf = [](const TensorObject &t) {
+    return t.symbolic() ? t.sym->type.shape : ir::Shape(t.eager.shape());
+  };
+  ir::Shape a = shapeOf(*inputs[0]), b = shapeOf(*inputs[1]);
+  size_t r = std::max(a.rank(), b.rank());
+  int64_t x = 0, y = 0;
+  for (size_t i = 0; i < r; ++i) {
+    x = i < r - a.rank() ? 1 : a.dims[i - (r - a.rank())];
+    y = i < r - b.rank() ? 1 : b.dims[i - (r - b.rank())];
+    if (x != y && x != 1 && y != 1 && x >= 0 && y >= 0) break;
+  }
+  auto dimsText = [](const ir::Shape &sh) {  // TF's TensorShape debug form: [2,?]
+    if (!sh.ranked) return std::string("<unknown>");
+    std::string out = "[";
+    for (size_t i = 0; i < sh.dims.size(); ++i)
+      out += (i ? "," : "") + (sh.dims[i] < 0 ? std::string("?") : std::to_string(sh.dims[i]));
+    return out + "]";
+  };
+  auto inputName = [](const TensorObject &t) { return t.symbolic() ? t.name : std::string("Const"); };
+  std::string node = g.uniqueName(nodeNamePrefix(in) + (tfName.empty() ? ir::tfOpType(kind) : tfName));
+  DType dt = inputs[0]->symbolic() ? inputs[0]->sym->type.dtype : inputs[0]->eager.dtype();
+  in.raise("ValueError",
+           fmt::format("Dimensions must be equal, but are {} and {} for '{{{{node {}}}}} = {}[T={}]({}, {})' "
+                       "with input shapes: {}, {}.",
+                       x, y, node, ir::tfOpType(kind), tfDataTypeEnum(dt), inputName(*inputs[0]),
+                       inputName(*inputs[1]), dimsText(a), dimsText(b)));
+}
+}  // namespace
+
 std::vector<Ref<TensorObject>> callOp(Interpreter &in, ir::OpKind kind,
                                       std::vector<Ref<TensorObject>> inputs, ir::Attrs attrs,
                                       const std::string &tfName) {
@@ -235,6 +287,8 @@ std::vector<Ref<TensorObject>> callOp(Interpreter &in, ir::OpKind kind,
     try {
       node = g->builder().createNode(kind, ops, std::move(attrs), in.currentSpan());
     } catch (const ir::OpError &e) {
+      if (e.message.rfind("Incompatible shapes", 0) == 0 && inputs.size() == 2)
+        raiseGraphBroadcastError(in, *g, kind, tfName, inputs);
       raiseOpError(in, e);
     }
     std::string name = nodeName(in, *g, kind, tfName);

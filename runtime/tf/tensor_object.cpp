@@ -108,6 +108,22 @@ Value tensorBinary(Interpreter &in, BinOp op, const Value &a, const Value &b, bo
   else if (auto *v = a.as<VariableObject>()) like = v->dtype;
   else if (auto *t2 = b.as<TensorObject>(); t2 && !t2->numpy) like = t2->dtype();
   else if (auto *v2 = b.as<VariableObject>()) like = v2->dtype;
+  if (like && ir::isInteger(*like) && (a.isFloat() || b.isFloat())) {
+    // Tracing, a Python float meeting an integer tensor fails in op
+    // construction, which names the op and its parameter (eagerly it is
+    // "Cannot convert 1.5 to EagerTensor of dtype int32", from toTensor).
+    auto *t = (a.isFloat() ? b : a).as<TensorObject>();
+    const char *opType = op == BinOp::Add ? "AddV2" : op == BinOp::Sub ? "Sub" : op == BinOp::Mul ? "Mul"
+                         : op == BinOp::FloorDiv ? "FloorDiv" : op == BinOp::Mod ? "FloorMod"
+                         : op == BinOp::Pow ? "Pow" : nullptr;
+    if (t && t->symbolic() && opType) {
+      std::string f = in.repr(a.isFloat() ? a : b), d = ir::dtypeName(*like);
+      raiseTf(in, "TypeError",
+              fmt::format("Expected {} passed to parameter '{}' of op '{}', got {} of type 'float' instead. "
+                          "Error: Expected {}, but got {} of type 'float'.",
+                          d, a.isFloat() ? "x" : "y", opType, f, d, f));
+    }
+  }
   auto x = toTensor(in, a, std::nullopt, like);
   auto y = toTensor(in, b, std::nullopt, like);
   if (auto *t = a.as<TensorObject>(); t && t->numpy) x = toTensor(in, a, like);
