@@ -39,6 +39,10 @@ std::shared_ptr<ast::FunctionDef> converted(const ast::FunctionDef &def) {
   return c;
 }
 
+constexpr const char *kLimitationsUrl =
+    "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/"
+    "limitations.md#consistency-of-control-flow-types";
+
 bool isSymbolic(const Value &v) {
   auto *t = v.as<TensorObject>();
   return t && t->symbolic();
@@ -206,11 +210,19 @@ Value whileStmt(Interpreter &in, Args a, const Kwargs &) {
   std::vector<std::string> names = namesOf(in, a[3]);
   Value first = in.call(test, state);
   if (!isSymbolic(first)) {
-    // Python loop (re-checked each iteration; a tensor condition later is an error TF also gives).
+    // Python loop, re-checked each iteration. A condition that becomes a
+    // tensor later (e.g. `while True:` whose `break` depends on a tensor) is
+    // TF's NotImplementedError: the loop cannot turn into a while_loop midway.
     while (in.truth(first)) {
       state = in.toList(in.call(body, state));
       in.step();
       first = in.call(test, state);
+      if (isSymbolic(first))
+        raiseTf(in, "NotImplementedError",
+                "The condition of while loop started as non-Tensor, then changed to Tensor. This may happen either "
+                "because variables changed type, or when a break or return statement inside the loop depends on a "
+                "Tensor condition. In both cases, changing to a TF loop should remove the error.\nSee " +
+                    std::string(kLimitationsUrl) + " for more info.");
     }
     return in.tuple(state);
   }
@@ -272,7 +284,16 @@ Value forStmt(Interpreter &in, Args a, const Kwargs &) {
   }
   Value it = in.iter(iter);
   for (;;) {
-    if (!extra.isNone() && !in.truth(in.call(extra, state))) break;
+    if (!extra.isNone()) {
+      // The break/return flag of a Python loop became a tensor: TF refuses.
+      Value more = in.call(extra, state);
+      if (isSymbolic(more))
+        raiseTf(in, "NotImplementedError",
+                "break and return statements which depend on a TF condition are not supported in Python for loops. "
+                "Did you intend to make it a TF loop?\nSee " +
+                    std::string(kLimitationsUrl) + " for more info.");
+      if (!in.truth(more)) break;
+    }
     auto item = in.next(it);
     if (!item) break;
     std::vector<Value> args{*item};
