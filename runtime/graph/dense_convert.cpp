@@ -9,6 +9,7 @@ namespace tfs::runtime {
 Tensor tensorFromDense(const ir::DenseElements &d) {
   Tensor t = Tensor::empty(d.dtype(), d.shape().dims);
   const int64_t n = d.numElements();
+  if (n == 0) return t;  // empty: no buffers (memcpy from null is undefined)
   switch (d.dtype()) {
   case ir::DType::String: {
     auto *out = t.data<std::string>();
@@ -47,6 +48,7 @@ ir::DenseElements denseFromTensor(const Tensor &t) {
   }
   size_t eb = ir::DenseElements::elementBytes(t.dtype());
   std::vector<uint8_t> bytes(n * eb);
+  if (n == 0) return ir::DenseElements(t.dtype(), shape, std::move(bytes));
   switch (t.dtype()) {
   case ir::DType::Bool: {
     const bool *in = t.data<bool>();

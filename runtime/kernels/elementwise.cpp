@@ -40,9 +40,38 @@ void binaryLoop(const Tensor &a, const Tensor &b, Tensor &out, F f) {
                       });
 }
 
+// Integer arithmetic wraps in two's complement, as TF's CPU kernels do in
+// practice (and as the JIT's LLVM code does); signed overflow in C++ is
+// undefined, so it is done in the unsigned type.
+template <class T> T wrapAdd(T x, T y) {
+  if constexpr (isInt<T>) return T(std::make_unsigned_t<T>(x) + std::make_unsigned_t<T>(y));
+  else return T(x + y);
+}
+template <class T> T wrapSub(T x, T y) {
+  if constexpr (isInt<T>) return T(std::make_unsigned_t<T>(x) - std::make_unsigned_t<T>(y));
+  else return T(x - y);
+}
+template <class T> T wrapMul(T x, T y) {
+  if constexpr (isInt<T>) return T(std::make_unsigned_t<T>(x) * std::make_unsigned_t<T>(y));
+  else return T(x * y);
+}
+
+template <class T> T wrapNeg(T x) {
+  if constexpr (isInt<T>) return wrapSub<T>(T(0), x);
+  else return T(-x);  // -0.0 for 0.0, unlike 0 - x
+}
+
+// x / y for integers; y == -1 is -x (wrapping: INT_MIN / -1 traps on x86).
+template <class T> T intDiv(OpKind k, T x, T y) {
+  if (y == 0) fail(k, "Integer division by zero");
+  if (y == T(-1)) return wrapSub<T>(T(0), x);
+  return T(x / y);
+}
+
 template <class T> T floorDiv(OpKind k, T x, T y) {
   if constexpr (isInt<T>) {
     if (y == 0) fail(k, "Integer division by zero");
+    if (y == T(-1)) return wrapSub<T>(T(0), x);
     T q = x / y;
     if ((x % y != 0) && ((x < 0) != (y < 0))) --q;
     return q;
@@ -54,6 +83,7 @@ template <class T> T floorDiv(OpKind k, T x, T y) {
 template <class T> T floorMod(OpKind k, T x, T y) {
   if constexpr (isInt<T>) {
     if (y == 0) fail(k, "Integer division by zero");
+    if (y == T(-1)) return T(0);
     T r = x % y;
     if (r != 0 && ((r < 0) != (y < 0))) r += y;
     return r;
@@ -68,8 +98,8 @@ template <class T> T intPow(OpKind k, T base, T exp) {
   if (exp < 0) fail(k, "Integers to negative integer powers are not allowed");
   T result = 1;
   while (exp) {
-    if (exp & 1) result = T(result * base);
-    base = T(base * base);
+    if (exp & 1) result = wrapMul<T>(result, base);
+    base = wrapMul<T>(base, base);
     exp >>= 1;
   }
   return result;
@@ -88,11 +118,11 @@ template <OpKind K> std::vector<Tensor> binaryArith(std::span<const Tensor> in, 
       fail(K, "bool operands are not supported");
     } else {
       auto run = [&](auto f) { binaryLoop<T, T>(a, b, out[0], f); };
-      if constexpr (K == OpKind::Add) run([](T x, T y) { return T(x + y); });
-      else if constexpr (K == OpKind::Sub) run([](T x, T y) { return T(x - y); });
-      else if constexpr (K == OpKind::Mul) run([](T x, T y) { return T(x * y); });
+      if constexpr (K == OpKind::Add) run([](T x, T y) { return wrapAdd<T>(x, y); });
+      else if constexpr (K == OpKind::Sub) run([](T x, T y) { return wrapSub<T>(x, y); });
+      else if constexpr (K == OpKind::Mul) run([](T x, T y) { return wrapMul<T>(x, y); });
       else if constexpr (K == OpKind::Div) {
-        if constexpr (isInt<T>) run([](T x, T y) { if (y == 0) fail(K, "Integer division by zero"); return T(x / y); });
+        if constexpr (isInt<T>) run([](T x, T y) { return intDiv<T>(K, x, y); });
         else run([](T x, T y) { return T(x / y); });
       } else if constexpr (K == OpKind::FloorDiv) run([](T x, T y) { return floorDiv<T>(K, x, y); });
       else if constexpr (K == OpKind::FloorMod) run([](T x, T y) { return floorMod<T>(K, x, y); });
@@ -101,7 +131,7 @@ template <OpKind K> std::vector<Tensor> binaryArith(std::span<const Tensor> in, 
         else run([](T x, T y) { return T(std::pow(x, y)); });
       } else if constexpr (K == OpKind::Maximum) run([](T x, T y) { return x >= y || std::isnan(double(x)) ? x : y; });
       else if constexpr (K == OpKind::Minimum) run([](T x, T y) { return x <= y || std::isnan(double(x)) ? x : y; });
-      else if constexpr (K == OpKind::SquaredDifference) run([](T x, T y) { return T((x - y) * (x - y)); });
+      else if constexpr (K == OpKind::SquaredDifference) run([](T x, T y) { return wrapMul<T>(wrapSub<T>(x, y), wrapSub<T>(x, y)); });
     }
   });
   return out;
@@ -166,10 +196,10 @@ template <OpKind K> std::vector<Tensor> unary(std::span<const Tensor> in, const 
       else run([](bool x) { return x; });
     } else {
       if constexpr (K == OpKind::Identity) run([](T x) { return x; });
-      else if constexpr (K == OpKind::Neg) run([](T x) { return T(-x); });
-      else if constexpr (K == OpKind::Abs) run([](T x) { return x < 0 ? T(-x) : x; });
+      else if constexpr (K == OpKind::Neg) run([](T x) { return wrapNeg<T>(x); });
+      else if constexpr (K == OpKind::Abs) run([](T x) { return x < 0 ? wrapNeg<T>(x) : x; });
       else if constexpr (K == OpKind::Sign) run([](T x) { return T((x > 0) - (x < 0)); });
-      else if constexpr (K == OpKind::Square) run([](T x) { return T(x * x); });
+      else if constexpr (K == OpKind::Square) run([](T x) { return wrapMul<T>(x, x); });
       else if constexpr (K == OpKind::Relu) run([](T x) { return x > 0 ? x : T(0); });
       else if constexpr (K == OpKind::ZerosLike) run([](T) { return T(0); });
       else if constexpr (K == OpKind::OnesLike) run([](T) { return T(1); });
