@@ -140,22 +140,98 @@ Value stageWhile(Interpreter &in, GraphScope &g, const std::function<Value(const
                  const std::function<std::vector<Value>(const std::vector<Value> &)> &body,
                  std::vector<Value> state, const std::vector<std::string> &names) {
   std::vector<ir::Value *> inits;
+  std::vector<ir::TensorType> carriedTypes;
   std::vector<size_t> carried;
+  bool anyUndefined = false;
+  auto isCarriable = [](const Value &v) {
+    return v.as<TensorObject>() || v.as<VariableObject>() || v.isInt() || v.isFloat() || v.isBool();
+  };
   for (size_t i = 0; i < state.size(); ++i) {
-    if (auto *u = state[i].as<UndefinedObject>()) {
-      in.raise("ValueError", fmt::format("'{}' must be defined before the loop.", i < names.size() ? names[i] : u->name));
+    if (state[i].as<UndefinedObject>()) {
+      anyUndefined = true;
+      continue;
     }
-    if (!(state[i].as<TensorObject>() || state[i].as<VariableObject>() || state[i].isInt() || state[i].isFloat() ||
-          state[i].isBool()))
-      continue;  // Python objects stay Python (not loop-carried)
+    if (!isCarriable(state[i])) continue;  // Python objects stay Python (not loop-carried)
     inits.push_back(toGraphValue(in, g, state[i], dtypeOf(state[i])));
+    carriedTypes.push_back(inits.back()->type);
     carried.push_back(i);
   }
+  auto nameOf = [&](size_t i) { return i < names.size() ? names[i] : std::string("v"); };
+  if (anyUndefined) {
+    // A variable first assigned in the body (or the return value of a
+    // `return` inside the loop) has no value before the loop. Like TF, stage
+    // one iteration of the body in a scratch loop node to learn its type, and
+    // let it enter the loop as zeros of that type (TF's placeholder value:
+    // unknown dims become 0 and stay unknown in the carried type). The scratch
+    // node is detached from the graph afterwards.
+    std::vector<std::string> trialNames;
+    for (size_t i : carried) trialNames.push_back(nameOf(i));
+    ir::Node *trial;
+    try {
+      trial = g.builder().beginWhileLoop(inits, in.currentSpan(), {}, trialNames);
+    } catch (const ir::OpError &e) {
+      raiseOpError(in, e);
+    }
+    std::vector<Value> trialState = state;
+    for (size_t k = 0; k < carried.size(); ++k)
+      trialState[carried[k]] = Value(wrapSym(trial->region(1).arg(unsigned(k)), &g, trialNames[k]));
+    g.pushRegion(trial->region(1));
+    std::vector<Value> firstIter;
+    try {
+      firstIter = body(trialState);
+    } catch (...) {
+      g.popRegion();
+      g.discard(trial);
+      throw;
+    }
+    g.popRegion();
+    g.discard(trial);
+    for (size_t i = 0; i < state.size(); ++i) {
+      auto *u = state[i].as<UndefinedObject>();
+      if (!u) continue;
+      const Value &like = firstIter[i];
+      if (like.as<UndefinedObject>() || !isCarriable(like)) {
+        if (u->returnValue)
+          raiseTf(in, "NotImplementedError",
+                  "a return statement cannot be placed inside this TensorFlow loop; this may happen if a return "
+                  "statement depends on a static Python condition such as a hyperparameter");
+        in.raise("ValueError", fmt::format("'{}' must be defined before the loop.", nameOf(i)));
+      }
+      ir::Value *zero;
+      ir::TensorType type;
+      if (auto t = like.as<TensorObject>(); t || like.as<VariableObject>()) {
+        type.dtype = *dtypeOf(like);
+        type.shape = t ? t->shape() : ir::Shape{};
+        if (!t) type.shape = like.as<VariableObject>()->shape;
+        std::vector<int64_t> dims;
+        if (type.shape.ranked)
+          for (int64_t d : type.shape.dims) dims.push_back(d < 0 ? 0 : d);
+        // (An unknown rank gets a scalar zero and stays unranked, as in TF.)
+        int64_t n = 1;
+        for (int64_t d : dims) n *= d;
+        if (type.dtype == DType::String)
+          in.raise("ValueError", fmt::format("'{}' must be defined before the loop.", nameOf(i)));
+        zero = g.builder().constant(denseFromTensor(Tensor::fromDoubles(type.dtype, dims, std::vector<double>(size_t(n), 0.0))),
+                                    in.currentSpan());
+      } else {
+        Value pyZero = like.isFloat() ? Value::real(0.0) : like.isBool() ? Value::boolean(false) : Value::integer(0);
+        zero = toGraphValue(in, g, pyZero, std::nullopt);
+        type = zero->type;
+      }
+      // Keep the carried order equal to the state order.
+      size_t pos = 0;
+      while (pos < carried.size() && carried[pos] < i) ++pos;
+      carried.insert(carried.begin() + long(pos), i);
+      inits.insert(inits.begin() + long(pos), zero);
+      carriedTypes.insert(carriedTypes.begin() + long(pos), type);
+      state[i] = Value(wrapSym(zero, &g, nameOf(i)));
+    }
+  }
   std::vector<std::string> carriedNames;
-  for (size_t i : carried) carriedNames.push_back(i < names.size() ? names[i] : "v");
+  for (size_t i : carried) carriedNames.push_back(nameOf(i));
   ir::Node *loop;
   try {
-    loop = g.builder().beginWhileLoop(inits, in.currentSpan(), {}, carriedNames);
+    loop = g.builder().beginWhileLoop(inits, in.currentSpan(), carriedTypes, carriedNames);
   } catch (const ir::OpError &e) {
     raiseOpError(in, e);
   }

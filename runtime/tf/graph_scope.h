@@ -39,6 +39,10 @@ public:
   // Execute: new ops go to the end of that region until popRegion().
   void pushRegion(ir::Region &region) { builders_.emplace_back(region); }
   void popRegion() { builders_.pop_back(); }
+  // Given a node of this graph that must not run (AutoGraph's scratch
+  // staging of a loop body). Execute: detaches it from its region but keeps
+  // it alive, so Python values still wrapping its results stay valid.
+  void discard(ir::Node *node) { discarded_.push_back(node->parentRegion()->take(node)); }
   size_t regionDepth() const { return builders_.size(); }
 
   // TF's unique node names within one graph: the first use of a base name
@@ -78,6 +82,7 @@ private:
   std::unordered_map<const void *, std::string> variableCaptures_;
   std::vector<ir::Node *> placeholders_;
   std::vector<const void *> variableOrder_;
+  std::vector<std::unique_ptr<ir::Node>> discarded_;
 };
 
 }  // namespace tfs::runtime::tf

@@ -288,6 +288,56 @@ std::optional<Value> TensorObject::iter(Interpreter &in) {
 std::optional<Value> TensorObject::getItem(Interpreter &in, const Value &key) {
   // Build strided_slice attrs from Python indices (TF's _slice_helper).
   std::vector<Value> items = key.as<TupleObject>() ? key.as<TupleObject>()->items : std::vector<Value>{key};
+  // Symbolic scalar indices (x[i] with i a loop counter in a tf.function):
+  // TF feeds them to strided_slice as begin/end tensors; here the static
+  // items are sliced first (the tensor positions kept whole) and each tensor
+  // index then selects along its axis with a gather on the index wrapped
+  // like Python's (i < 0 counts from the end). Keys with None/Ellipsis next
+  // to a tensor index are not handled.
+  std::vector<size_t> dynamic;
+  for (size_t i = 0; i < items.size(); ++i) {
+    auto *t = items[i].as<TensorObject>();
+    if (t && t->symbolic()) dynamic.push_back(i);
+  }
+  if (!dynamic.empty()) {
+    std::vector<Value> staticItems = items;
+    for (size_t i = 0; i < items.size(); ++i) {
+      bool other = items[i].isNone() || (items[i].as<StrObject>() && items[i].as<StrObject>()->s == "Ellipsis");
+      if (other) in.raise("TypeError", "tfs: None/Ellipsis together with a tensor index is not supported");
+    }
+    for (size_t i : dynamic) {
+      auto *t = items[i].as<TensorObject>();
+      if (t->shape().ranked && t->shape().rank() != 0)
+        in.raise("TypeError", "Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar tf.int32/tf.int64 tensors are valid indices");
+      if (!ir::isInteger(t->dtype()))
+        raiseTf(in, "TypeError", fmt::format("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar tf.int32/tf.int64 tensors are valid indices, got {}", ir::dtypeName(t->dtype())));
+      staticItems[i] = Value(make<SliceObject>());
+    }
+    Value base = *getItem(in, in.tuple(staticItems));
+    // Axis of item i in the sliced result: integer items before it were shrunk.
+    auto axisOf = [&](size_t i) {
+      int64_t axis = 0;
+      for (size_t j = 0; j < i; ++j) axis += staticItems[j].as<SliceObject>() ? 1 : 0;
+      return axis;
+    };
+    Ref<TensorObject> cur(base.as<TensorObject>());
+    for (auto it = dynamic.rbegin(); it != dynamic.rend(); ++it) {
+      int64_t axis = axisOf(*it);
+      Ref<TensorObject> idx(items[*it].as<TensorObject>());
+      auto shape = callOp1(in, OpKind::ShapeOf, {cur}, {{"out_type", idx->dtype()}}, "Shape");
+      auto dim = callOp1(in, OpKind::StridedSlice, {shape},
+                         {{"begin", std::vector<int64_t>{axis}}, {"end", std::vector<int64_t>{axis + 1}},
+                          {"strides", std::vector<int64_t>{1}}, {"shrink_axis_mask", int64_t(1)}}, "strided_slice");
+      // i < 0 ? i + dim : i, as floormod would also wrap indices >= dim.
+      auto zero = make<TensorObject>();
+      zero->eager = Tensor::fromDoubles(idx->dtype(), {}, {0.0});
+      auto neg = callOp1(in, OpKind::Less, {idx, zero}, {}, "Less");
+      auto shifted = callOp1(in, OpKind::Add, {idx, dim}, {}, "add");
+      auto wrapped = callOp1(in, OpKind::Select, {neg, shifted, idx}, {}, "SelectV2");
+      cur = callOp1(in, OpKind::Gather, {cur, wrapped}, {{"axis", axis}}, "GatherV2");
+    }
+    return Value(cur);
+  }
   std::vector<int64_t> begin, end, strides;
   int64_t beginMask = 0, endMask = 0, shrink = 0, newAxis = 0, ellipsis = 0;
   for (size_t i = 0; i < items.size(); ++i) {
