@@ -205,27 +205,10 @@ void convertLogical(ExprPtr &e) {
     e = make::call(make::ag("not_", s), std::move(a), s);
     return;
   }
-  if (auto *c = llvm::dyn_cast<Compare>(e.get()); c && c->ops.size() > 1) {
-    std::vector<ExprPtr> parts;
-    ExprPtr left = std::move(c->left);
-    for (size_t i = 0; i < c->ops.size(); ++i) {
-      auto one = std::make_unique<Compare>(s);
-      one->left = left->clone();
-      one->ops.push_back(c->ops[i]);
-      one->comparators.push_back(c->comparators[i]->clone());
-      parts.push_back(std::move(one));
-      left = std::move(c->comparators[i]);
-    }
-    ExprPtr acc = std::move(parts.back());
-    for (size_t i = parts.size() - 1; i-- > 0;) {
-      std::vector<ExprPtr> a;
-      a.push_back(lazy(std::move(parts[i])));
-      a.push_back(lazy(std::move(acc)));
-      acc = make::call(make::ag("and_", s), std::move(a), s);
-    }
-    e = std::move(acc);
-    return;
-  }
+  // Comparison chains (`0 < x < 10`) are left to Python, as in TF 2.15
+  // (its logical-expression converter rewrites only and/or/not): with a
+  // symbolic tensor the implicit `and` calls bool() and raises
+  // OperatorNotAllowedInGraphError; Python operands behave as in Python.
   if (auto *i = llvm::dyn_cast<IfExp>(e.get())) {
     std::string text = printExpr(*i->test);
     std::vector<ExprPtr> a;

@@ -16,13 +16,13 @@ def logical(a, b, c):
 )py");
 }
 
-TEST_CASE("chained comparisons become ag.and_ of single comparisons") {
+TEST_CASE("chained comparisons stay Python comparisons (TF 2.15 leaves them unconverted)") {
   CHECK(convert(R"py(
 def chained(a, b, c):
     return a < b <= c
 )py") == R"py(
 def chained(a, b, c):
-    return ag.and_(lambda: a < b, lambda: b <= c)
+    return a < b <= c
 )py");
 }
 
