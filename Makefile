@@ -30,13 +30,12 @@ bench: build
 fuzz: deps
 	@bash scripts/fuzz.sh
 
-# The whole suite under AddressSanitizer + UBSan (-O1; any UB report fails the
-# test). Leak checking is off: the interpreter has no cycle collector, so
-# reference cycles (module <-> its functions) are still alive at exit.
+# The whole suite under AddressSanitizer + UBSan + LeakSanitizer (-O1; any
+# report fails the test).
 test-sanitize: deps
 	cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g -O1" -DTFS_SANITIZE=ON
 	cmake --build build-asan -j $(JOBS)
-	cd build-asan && ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j $(JOBS)
 
 clean:
 	rm -rf $(BUILD) build-asan

@@ -91,6 +91,22 @@ Interpreter::Interpreter(const RunOptions &options) : options_(options) {
 
 Interpreter::~Interpreter() = default;
 
+void Interpreter::teardown() {
+  std::vector<Ref<Scope>> scopes{builtins_};
+  for (auto &[name, m] : modules_)
+    if (auto *mod = m.as<ModuleObject>()) scopes.push_back(mod->scope);
+  modules_.clear();
+  for (auto &sc : scopes) {
+    // Move out first: destroying values may run code that looks names up.
+    auto vars = std::move(sc->vars);
+    sc->vars.clear();
+    vars.clear();
+  }
+  exceptionClasses_.clear();
+  tfContext.reset();
+  CycleTracked::clearAll();
+}
+
 void Interpreter::installBuiltins() {
   installBuiltinFunctions(*this, *builtins_);
   for (const auto &[name, base] : kExceptions) {
@@ -306,6 +322,11 @@ int runModule(const ast::Module &module, const RunOptions &options) {
     }
   }
   std::fflush(stdout);
+  {
+    auto vars = std::move(globals->vars);
+    globals->vars.clear();
+  }
+  in.teardown();
   return status;
 }
 

@@ -91,6 +91,10 @@ public:
   static void registerNativeModule(const std::string &name, ModuleFactory factory);
   Value importModule(const std::string &dotted);
   Ref<Scope> builtins() const { return builtins_; }
+  // End of run: empties every module namespace, like CPython's module
+  // teardown, so that reference cycles through them (a function and the
+  // globals it lives in, a class and its methods) are freed.
+  void teardown();
   Value builtin(const std::string &name);
 
   // An opaque slot for the tf runtime's per-run state.

@@ -3,6 +3,32 @@
 
 namespace tfs::runtime {
 
+namespace {
+CycleTracked *trackedHead = nullptr;  // most recently created first
+}  // namespace
+
+void CycleTracked::link() {
+  next_ = trackedHead;
+  if (trackedHead) trackedHead->prev_ = this;
+  trackedHead = this;
+}
+
+void CycleTracked::unlink() {
+  if (prev_) prev_->next_ = next_;
+  else if (trackedHead == this) trackedHead = next_;
+  if (next_) next_->prev_ = prev_;
+  prev_ = next_ = nullptr;
+}
+
+void CycleTracked::clearAll() {
+  // Hold every tracked object first, so that clearing one cannot free
+  // another while it is being visited; dropping `alive` frees them all.
+  std::vector<Ref<Object>> alive;
+  for (CycleTracked *t = trackedHead; t; t = t->next_)
+    if (auto *o = dynamic_cast<Object *>(t)) alive.emplace_back(o);
+  for (auto &o : alive) dynamic_cast<CycleTracked *>(o.get())->clearReferences();
+}
+
 bool Value::is(const Value &o) const {
   if (tag_ != o.tag_) return false;
   switch (tag_) {

@@ -149,6 +149,28 @@ struct Object {
   virtual bool exit(Interpreter &, bool /*raised*/) { return false; }
 };
 
+// --- cycle tracking --------------------------------------------------------------
+
+// Reference counting cannot free cycles (a function and the scope holding
+// it, an instance whose attribute refers back to it). Containers that can
+// close a cycle link themselves into one list, and clearAll() empties every
+// one at the end of a run, as CPython clears modules at exit. Single-threaded:
+// only the interpreter thread creates these objects.
+struct CycleTracked {
+  CycleTracked() { link(); }
+  CycleTracked(const CycleTracked &) { link(); }
+  CycleTracked &operator=(const CycleTracked &) { return *this; }
+  virtual ~CycleTracked() { unlink(); }
+  // Drops every reference this container holds.
+  virtual void clearReferences() = 0;
+  static void clearAll();
+
+private:
+  void link();
+  void unlink();
+  CycleTracked *prev_ = nullptr, *next_ = nullptr;
+};
+
 // --- core object types -------------------------------------------------------
 
 struct StrObject : Object {
@@ -161,11 +183,12 @@ struct BytesObject : Object {
   explicit BytesObject(std::string v) : s(std::move(v)) {}
   const char *typeName() const override { return "bytes"; }
 };
-struct ListObject : Object {
+struct ListObject : Object, CycleTracked {
   std::vector<Value> items;
   ListObject() = default;
   explicit ListObject(std::vector<Value> v) : items(std::move(v)) {}
   const char *typeName() const override { return "list"; }
+  void clearReferences() override { std::vector<Value>().swap(items); }
 };
 struct TupleObject : Object {
   std::vector<Value> items;
@@ -175,7 +198,7 @@ struct TupleObject : Object {
 };
 
 // Hashable key wrapper used by dict and set (hash + equality via the interpreter).
-struct DictObject : Object {
+struct DictObject : Object, CycleTracked {
   // Insertion-ordered: entries in order, index by hash buckets.
   struct Entry {
     Value key, value;
@@ -190,6 +213,11 @@ struct DictObject : Object {
   void set(Interpreter &in, const Value &key, const Value &value);
   bool erase(Interpreter &in, const Value &key);
   std::vector<std::pair<Value, Value>> items() const;
+  void clearReferences() override {
+    std::vector<Entry>().swap(entries);
+    index.clear();
+    liveCount = 0;
+  }
 };
 struct SetObject : Object {
   Ref<DictObject> d = make<DictObject>();
@@ -217,10 +245,14 @@ struct NativeFunction : Object {
 };
 
 // A lexical scope: a function activation, a module's globals or a class body.
-struct Scope : Object {
+struct Scope : Object, CycleTracked {
   std::unordered_map<std::string, Value> vars;
   Ref<Scope> parent;          // enclosing function scope (closures), null at module level
   const char *typeName() const override { return "scope"; }
+  void clearReferences() override {
+    std::unordered_map<std::string, Value>().swap(vars);
+    parent = Ref<Scope>();
+  }
 };
 
 // Per-FunctionDef facts computed once (which names are local, ...).
@@ -230,7 +262,7 @@ struct CodeInfo {
   std::unordered_map<std::string, bool> globals, nonlocals;
 };
 
-struct FunctionObject : Object {
+struct FunctionObject : Object, CycleTracked {
   std::string name, qualname;
   const ast::FunctionDef *def = nullptr;  // or lambda:
   const ast::Lambda *lambda = nullptr;
@@ -242,6 +274,12 @@ struct FunctionObject : Object {
   ClassObject *definingClass = nullptr;   // for zero-argument super()
   std::unordered_map<std::string, Value> attrs;  // function attributes
   const char *typeName() const override { return "function"; }
+  void clearReferences() override {
+    std::vector<Value>().swap(defaults);
+    closure = Ref<Scope>();
+    globals = Ref<Scope>();
+    std::unordered_map<std::string, Value>().swap(attrs);
+  }
 };
 
 struct BoundMethod : Object {
@@ -250,7 +288,7 @@ struct BoundMethod : Object {
   const char *typeName() const override { return "method"; }
 };
 
-struct ClassObject : Object {
+struct ClassObject : Object, CycleTracked {
   std::string name;
   std::vector<Ref<ClassObject>> bases;
   std::vector<ClassObject *> mro;  // self first
@@ -263,9 +301,14 @@ struct ClassObject : Object {
   std::optional<Value> lookup(const std::string &attr) const;  // through the MRO
   void setAttr(const std::string &k, Value v);
   bool isSubclassOf(const ClassObject *other) const;
+  void clearReferences() override {
+    std::vector<std::pair<std::string, Value>>().swap(dictOrder);
+    std::unordered_map<std::string, Value>().swap(dict);
+    construct = nullptr;
+  }
 };
 
-struct InstanceObject : Object {
+struct InstanceObject : Object, CycleTracked {
   Ref<ClassObject> klass;
   std::unordered_map<std::string, Value> attrs;
   std::vector<std::string> attrOrder;  // vars() order
@@ -276,6 +319,7 @@ struct InstanceObject : Object {
     if (!attrs.count(k)) attrOrder.push_back(k);
     attrs[k] = std::move(v);
   }
+  void clearReferences() override { std::unordered_map<std::string, Value>().swap(attrs); }
 };
 
 struct ModuleObject : Object {

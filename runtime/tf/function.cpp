@@ -22,12 +22,16 @@ Value callConverted(Interpreter &in, const Value &f, Args args, const Kwargs &kw
 
 namespace {
 
-struct ConcreteFunction : Object {
+struct ConcreteFunction : Object, CycleTracked {
   std::shared_ptr<GraphScope> scope;
   std::vector<Ref<VariableObject>> variables;
   Value outputStructure;        // Python structure with TensorObject placeholders
   std::vector<size_t> outputSlots;
   const char *typeName() const override { return "ConcreteFunction"; }
+  void clearReferences() override {
+    variables.clear();
+    outputStructure = Value();
+  }
   std::optional<Value> getAttr(Interpreter &in, const std::string &name) override {
     if (name == "variables" || name == "trainable_variables") {
       std::vector<Value> vs;
@@ -40,7 +44,7 @@ struct ConcreteFunction : Object {
   }
 };
 
-struct FunctionWrapper : Object {
+struct FunctionWrapper : Object, CycleTracked {
   Value pyFunc;
   Value self;  // bound instance (methods)
   bool autograph = true;
@@ -55,6 +59,13 @@ struct FunctionWrapper : Object {
       std::make_shared<std::unordered_map<const Object *, Ref<FunctionWrapper>>>();
 
   const char *typeName() const override { return "Function"; }
+  // A method's wrapper, its per-instance copies and the instances form cycles.
+  void clearReferences() override {
+    pyFunc = Value();
+    self = Value();
+    bound->clear();
+    cache->clear();
+  }
   std::optional<Value> bind(Interpreter &, const Value &inst) override {
     auto it = bound->find(inst.obj());
     if (it != bound->end()) return Value(it->second);
