@@ -22,6 +22,10 @@ struct RunOptions {
   bool runFunctionsEagerly = false;  // tf.config.run_functions_eagerly(True) from the start
   int64_t maxSteps = 0;         // 0: unlimited
   int64_t maxMemoryBytes = 0;   // 0: default (a fraction of RAM)
+  // Scripts may not write or delete files (tf.saved_model.save raises
+  // OSError). For the fuzzer: a mutated script could otherwise save over,
+  // and so delete, any directory it names.
+  bool readOnlyFiles = false;
   std::vector<std::string> argv;  // sys.argv: the script path, then its arguments
 };
 

@@ -184,6 +184,8 @@ void installSavedModel(Interpreter &in, ModuleObject &tf) {
   sm->scope->vars["save"] = in.native("save", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     auto args = in.bindArgs("save", a, kw, {"obj", "export_dir", "signatures", "options"}, {std::nullopt, std::nullopt, Value(), Value()});
     std::string dir = in.str(args[1]);
+    if (in.options().readOnlyFiles)
+      in.raise("OSError", fmt::format("cannot write SavedModel to {}: file writes are disabled", dir));
     std::vector<std::pair<std::string, Value>> fns;
     if (auto *d = args[2].as<DictObject>()) {
       for (auto &[k, v] : d->items()) fns.emplace_back(in.str(k), v);

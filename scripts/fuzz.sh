@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# libFuzzer campaign for tfs (tests/fuzz): builds the four fuzz targets with
+# clang-14 (TFS_FUZZ=ON: ASan + UBSan + coverage) in build-fuzz/, then runs
+# each in turn, one process at a time.
+#
+#   scripts/fuzz.sh [TARGET...]      FUZZ_SECONDS (300) per target, or
+#                                    FUZZ_RUNS executions when set
+#   scripts/fuzz.sh --smoke          every checked-in seed and reproducer
+#                                    once, then 15 s per target (`make test`)
+#
+# Seeds are gathered at run time from the test folders (tests/golden,
+# samples, tests/{differential,autograph,bad_input,programs}, the IR
+# goldens); tests/fuzz/corpus/<target>/ holds only hand-made seeds and crash
+# reproducers (regress-*). New inputs libFuzzer finds accumulate in
+# build-fuzz/fuzz/corpus/<target>/ (not in smoke mode); crashes land in
+# build-fuzz/fuzz/crashes/<target>/.
+# Exit status: 0 clean, 1 a crash/leak/timeout was found, 77 clang-14 absent.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${FUZZ_BUILD:-$ROOT/build-fuzz}
+JOBS=${FUZZ_JOBS:-$(nproc)}
+SMOKE=0
+TARGETS=()
+for a in "$@"; do
+  case $a in
+    --smoke) SMOKE=1 ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    fuzz_*) TARGETS+=("$a") ;;
+    *) echo "fuzz.sh: unknown argument '$a'" >&2; exit 2 ;;
+  esac
+done
+[ ${#TARGETS[@]} -eq 0 ] && TARGETS=(fuzz_parser fuzz_ir_text fuzz_interpreter fuzz_saved_model)
+
+if ! command -v clang-14 >/dev/null || ! command -v clang++-14 >/dev/null; then
+  echo "fuzz.sh: clang-14 not found; skipping (scripts/install-deps.sh installs it)"
+  exit 77
+fi
+
+# --- build (locked: `make fuzz` and the ctest smoke may share build-fuzz) ---
+mkdir -p "$BUILD"
+start=$(date +%s)
+(
+  flock 9
+  if [ ! -f "$BUILD/build.ninja" ]; then
+    launcher=()
+    command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    CC=clang-14 CXX=clang++-14 cmake -S "$ROOT" -B "$BUILD" -G Ninja \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTFS_FUZZ=ON "${launcher[@]}" >/dev/null
+  fi
+  cmake --build "$BUILD" -j "$JOBS" --target "${TARGETS[@]}"
+) 9>"$BUILD/.fuzz-build.lock"
+echo "fuzz.sh: build took $(( $(date +%s) - start )) s"
+
+# --- seeds and dictionaries ------------------------------------------------
+OUT=$BUILD/fuzz
+SEEDS=$OUT/seeds
+rm -rf "$SEEDS"
+mkdir -p "$SEEDS" "$OUT/work"
+tfs_sources() {
+  find "$ROOT/tests/golden" "$ROOT/samples" "$ROOT/tests/differential" "$ROOT/tests/autograph" \
+       "$ROOT/tests/bad_input" "$ROOT/tests/programs" -name '*.tfs' -size -64k 2>/dev/null
+}
+for t in "${TARGETS[@]}"; do
+  mkdir -p "$SEEDS/$t"
+  case $t in
+    fuzz_parser|fuzz_interpreter)
+      tfs_sources | while read -r f; do
+        cp "$f" "$SEEDS/$t/$(echo "${f#"$ROOT"/}" | tr / _)"
+      done ;;
+    fuzz_ir_text)
+      for f in "$ROOT"/tests/golden/ir/*.ir; do cp "$f" "$SEEDS/$t/"; done ;;
+    fuzz_saved_model)
+      # Each IR golden's input function as a model with no variables.
+      for f in "$ROOT"/tests/golden/ir/*.ir; do
+        { sed '/^\/\/ EXPECTED/,$d' "$f"; echo "=== variables.txt"; } > "$SEEDS/$t/$(basename "$f")"
+      done ;;
+  esac
+done
+# Dictionaries: the fixed words plus every op name of the op table (the IR
+# names are also the tf.* function names).
+for d in tfs ir; do
+  { cat "$ROOT/tests/fuzz/$d.dict"
+    sed -n 's/^TFS_OP([A-Za-z0-9_]*, *"\([a-z0-9_]*\)".*/"\1"/p' "$ROOT/ir/ops.def"
+  } > "$OUT/$d.dict"
+done
+dict_for() {
+  case $1 in
+    fuzz_parser|fuzz_interpreter) echo "$OUT/tfs.dict" ;;
+    fuzz_ir_text|fuzz_saved_model) echo "$OUT/ir.dict" ;;
+  esac
+}
+max_len_for() {
+  case $1 in
+    fuzz_parser) echo 16384 ;;
+    *) echo 8192 ;;
+  esac
+}
+
+# --- run ---------------------------------------------------------------------
+# Scripts run from a scratch directory (relative paths they name land there).
+cd "$OUT/work"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_stack_use_after_return=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+status=0
+summary=()
+for t in "${TARGETS[@]}"; do
+  bin=$BUILD/tests/fuzz/$t
+  checked_in=$ROOT/tests/fuzz/corpus/$t
+  crashes=$OUT/crashes/$t
+  mkdir -p "$crashes" "$checked_in"
+  log=$OUT/$t.log
+  common=(-max_len="$(max_len_for "$t")" -timeout=10 -rss_limit_mb=2048
+          -dict="$(dict_for "$t")" -artifact_prefix="$crashes/")
+  # 1. Every checked-in seed and crash reproducer once (a regression run).
+  mapfile -t files < <(find "$checked_in" -type f | sort)
+  if [ ${#files[@]} -gt 0 ] && ! "$bin" "${common[@]}" "${files[@]}" >"$log" 2>&1; then
+    echo "fuzz.sh: $t: a checked-in input fails (log: $log)"
+    tail -n 40 "$log"
+    status=1
+    summary+=("$t: regression FAILED")
+    continue
+  fi
+  # 2. Fuzz.
+  if [ $SMOKE = 1 ]; then
+    corpus=$OUT/smoke-corpus/$t
+    rm -rf "$corpus"
+    budget=(-max_total_time=15 -seed=1)
+  else
+    corpus=$OUT/corpus/$t
+    if [ -n "${FUZZ_RUNS:-}" ]; then budget=(-runs="$FUZZ_RUNS")
+    else budget=(-max_total_time="${FUZZ_SECONDS:-300}"); fi
+  fi
+  mkdir -p "$corpus"
+  echo "fuzz.sh: $t: fuzzing (${budget[*]})"
+  t0=$(date +%s)
+  rc=0
+  "$bin" "${common[@]}" "${budget[@]}" -print_final_stats=1 \
+    "$corpus" "$SEEDS/$t" "$checked_in" >"$log" 2>&1 || rc=$?
+  secs=$(( $(date +%s) - t0 ))
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
+  line="$t: ${execs:-?} executions in ${secs} s (${rate:-?}/s), corpus $(find "$corpus" -type f | wc -l) files"
+  if [ $rc -ne 0 ]; then
+    status=1
+    line+=", FAILED (exit $rc; log: $log)"
+    grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error:|artifact_prefix|Test unit written|tfs fuzz target)' "$log" | head -n 20 || true
+  fi
+  summary+=("$line")
+  echo "fuzz.sh: $line"
+done
+echo "fuzz.sh: summary"
+printf '  %s\n' "${summary[@]}"
+found=$(find "$OUT/crashes" -type f 2>/dev/null | sort)
+if [ -n "$found" ]; then
+  echo "fuzz.sh: crash/leak/timeout inputs (reproduce: build-fuzz/tests/fuzz/TARGET -close_fd_mask=0 FILE):"
+  echo "$found" | sed 's/^/  /'
+fi
+exit $status

@@ -1,0 +1,45 @@
+// Fuzzes the language runtime: the bytes are parsed as a .tfs script and, if
+// they parse, run by runtime::runModule on the interpreter backend (graph
+// functions run on the graph interpreter, not the LLVM JIT: faster to start
+// and deterministic) with a step budget and a tensor memory budget, so
+// every input ends quickly. Script errors (exit status 1) are normal;
+// runModule promises never to throw, so any exception, assertion or
+// sanitizer report is a bug.
+//
+// Scripts run with RunOptions::readOnlyFiles: a mutated
+// tf.saved_model.save(...) could otherwise replace (and delete) any
+// directory it names.
+#include "frontend/frontend.h"
+#include "runtime/interp/interp.h"
+#include "runtime/tf/tf.h"
+#include "tests/fuzz/fuzz_common.h"
+
+#include <cstdint>
+#include <string>
+
+extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  tfs::fuzz::quietOutput(argc, argv);
+  tfs::runtime::tf::registerTfModules();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  std::string text(reinterpret_cast<const char *>(data), size);
+  tfs::fuzz::BigStack::run([&] {
+    using namespace tfs;
+    std::unique_ptr<ast::Module> module;
+    try {
+      module = frontend::parseSource("fuzz.tfs", text);
+    } catch (const frontend::SyntaxErrorException &) {
+      return;
+    }
+    runtime::RunOptions options;
+    options.backend = runtime::Backend::Interp;
+    options.maxSteps = 20000;
+    options.maxMemoryBytes = int64_t(256) << 20;
+    options.readOnlyFiles = true;
+    options.argv = {"fuzz.tfs"};
+    runtime::runModule(*module, options);
+  });
+  return 0;
+}
