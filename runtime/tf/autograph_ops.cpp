@@ -25,13 +25,8 @@ struct UndefinedObject : Object {
   std::optional<std::string> repr(Interpreter &) override { return returnValue ? "UndefinedReturnValue()" : "Undefined(" + name + ")"; }
 };
 
-std::unordered_map<const ast::FunctionDef *, std::shared_ptr<ast::FunctionDef>> &conversionCache() {
-  static std::unordered_map<const ast::FunctionDef *, std::shared_ptr<ast::FunctionDef>> cache;
-  return cache;
-}
-
-std::shared_ptr<ast::FunctionDef> converted(const ast::FunctionDef &def) {
-  auto &cache = conversionCache();
+std::shared_ptr<ast::FunctionDef> converted(Interpreter &in, const ast::FunctionDef &def) {
+  auto &cache = ctx(in).convertedFunctions;
   auto it = cache.find(&def);
   if (it != cache.end()) return it->second;
   std::shared_ptr<ast::FunctionDef> c(autograph::convertFunction(def).release());
@@ -401,7 +396,7 @@ Value callConverted(Interpreter &in, const Value &f, Args args, const Kwargs &kw
     self = &bm->self;
   }
   if (!fn || !fn->def) return in.call(f, args, kwargs);
-  std::shared_ptr<ast::FunctionDef> def = converted(*fn->def);
+  std::shared_ptr<ast::FunctionDef> def = converted(in, *fn->def);
   std::vector<Value> all;
   if (self) all.push_back(*self);
   all.insert(all.end(), args.begin(), args.end());
@@ -412,7 +407,7 @@ std::string convertedCode(Interpreter &in, const Value &f) {
   const FunctionObject *fn = f.as<FunctionObject>();
   if (auto *bm = f.as<BoundMethod>()) fn = bm->func.as<FunctionObject>();
   if (!fn || !fn->def) return "";
-  return autograph::printCode(*converted(*fn->def));
+  return autograph::printCode(*converted(in, *fn->def));
 }
 
 Value makeAgModule(Interpreter &in) {
@@ -500,7 +495,7 @@ void installAutograph(Interpreter &in, ModuleObject &tf) {
   autograph->scope->vars["to_code"] = in.native("to_code", [](Interpreter &in, Args a, const Kwargs &) -> Value {
     auto *fn = a[0].as<FunctionObject>();
     if (!fn || !fn->def) in.raise("TypeError", "to_code expects a Python function");
-    return in.str(autograph::printCode(*converted(*fn->def)));
+    return in.str(autograph::printCode(*converted(in, *fn->def)));
   });
   auto experimental = make<ModuleObject>("tensorflow.autograph.experimental");
   autograph->scope->vars["experimental"] = experimental;

@@ -136,6 +136,10 @@ struct TfContext {
   std::vector<bool> v1ReuseStack;
   std::unordered_map<std::string, Ref<VariableObject>> v1Variables;  // get_variable store
   Ref<ClassObject> tensorClass, variableClass, moduleClass;
+  // AutoGraph conversions by source function. Per run, not process-wide: the
+  // key is the AST node's address, which a later run (the fuzzer runs many
+  // in one process) can reuse for a different function.
+  std::unordered_map<const ast::FunctionDef *, std::shared_ptr<ast::FunctionDef>> convertedFunctions;
 };
 
 TfContext &ctx(Interpreter &in);
