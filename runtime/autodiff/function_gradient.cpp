@@ -46,6 +46,25 @@ FunctionGradient buildFunctionGradient(ir::Module &module, const ir::Function &f
   ir::Builder b(g->body());
   std::vector<ir::Node *> cloned;
   auto ys = graphgrad::cloneRegionInto(b, fwd.body(), m, &cloned);
+  // A variable read inside a cond/while region: region gradients only
+  // differentiate with respect to values from outside the region, so such
+  // reads become one read before the body. (The recomputation skips
+  // assignments, so every read of a variable sees the same value.)
+  std::vector<std::pair<Value *, std::string>> innerReads;
+  for (ir::Node *n : cloned)
+    for (unsigned r = 0; r < n->numRegions(); ++r)
+      n->region(r).walk([&](ir::Node &x) {
+        if (x.kind() == OpKind::ReadVariable) innerReads.emplace_back(x.result(), ir::attrVar(x));
+      });
+  std::unordered_map<std::string, Value *> hoisted;
+  for (auto &[read, var] : innerReads) {
+    auto it = hoisted.find(var);
+    if (it == hoisted.end()) {
+      ir::Builder top(g->body(), g->body().begin());
+      it = hoisted.emplace(var, top.readVariable(var)).first;
+    }
+    g->replaceAllUsesWith(read, it->second);
+  }
   auto grads = gradients(b, ys, xs, seeds);
   std::vector<Value *> results;
   for (size_t i = 0; i < xs.size(); ++i) {

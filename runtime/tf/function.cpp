@@ -8,6 +8,7 @@
 #include "codegen/codegen.h"
 #include "ir/passes/passes.h"
 #include "ir/text.h"
+#include "runtime/autodiff/function_gradient.h"
 #include "runtime/graph/constant_folder.h"
 #include "runtime/tf/tf.h"
 
@@ -27,6 +28,8 @@ struct ConcreteFunction : Object, CycleTracked {
   std::vector<Ref<VariableObject>> variables;
   Value outputStructure;        // Python structure with TensorObject placeholders
   std::vector<size_t> outputSlots;
+  // Built on the first call recorded by a GradientTape (see callConcrete).
+  std::shared_ptr<FunctionGradient> gradient;
   const char *typeName() const override { return "ConcreteFunction"; }
   void clearReferences() override {
     variables.clear();
@@ -59,6 +62,8 @@ struct FunctionWrapper : Object, CycleTracked {
       std::make_shared<std::unordered_map<const Object *, Ref<FunctionWrapper>>>();
 
   const char *typeName() const override { return "Function"; }
+  void recordCallOnTapes(Interpreter &in, ConcreteFunction &cf, const std::vector<Tensor> &args,
+                         const std::vector<int64_t> &argIds, const std::vector<Value> &outs);
   // A method's wrapper, its per-instance copies and the instances form cycles.
   void clearReferences() override {
     pyFunc = Value();
@@ -124,11 +129,12 @@ Value symbolize(Interpreter &in, const Value &v, GraphScope &g, const std::strin
   return v;
 }
 
-void tensorArgs(Interpreter &in, const Value &v, std::vector<Tensor> &out) {
+void tensorArgs(Interpreter &in, const Value &v, std::vector<Tensor> &out, std::vector<int64_t> *ids = nullptr) {
   if (auto *t = v.as<TensorObject>()) {
     out.push_back(t->eager);
+    if (ids) ids->push_back(t->id);
   } else if (v.as<ListObject>() || v.as<TupleObject>()) {
-    for (auto &x : in.toList(v)) tensorArgs(in, x, out);
+    for (auto &x : in.toList(v)) tensorArgs(in, x, out, ids);
   }
 }
 
@@ -164,8 +170,8 @@ Value collectOutputs(Interpreter &in, const Value &v, GraphScope &g, std::vector
   return in.tuple({in.str("object"), v});
 }
 
-Value rebuildOutputs(Interpreter &in, const Value &s, const std::vector<Tensor> &results) {
-  if (s.isInt()) return wrap(results[size_t(s.asInt())]);
+Value rebuildOutputs(Interpreter &in, const Value &s, const std::vector<Value> &results) {
+  if (s.isInt()) return results[size_t(s.asInt())];
   auto *t = s.as<TupleObject>();
   std::string kind = in.str(t->items[0]);
   if (kind == "none") return Value();
@@ -336,12 +342,68 @@ std::optional<Value> FunctionWrapper::call(Interpreter &in, Args args, const Kwa
     callArgs.insert(callArgs.end(), args.begin(), args.end());
     return in.call(pyFunc, callArgs, kwargs);
   }
+  frontend::SourceSpan callSite = in.currentSpan();
   Ref<ConcreteFunction> cf = concrete(in, argv, kwargs);
+  in.restoreSpan(callSite);  // tracing moved it into the function's body
   std::vector<Tensor> tensors;
-  for (auto &a : argv) tensorArgs(in, a, tensors);
-  for (auto &[k, v] : kwargs) tensorArgs(in, v, tensors);
+  std::vector<int64_t> argIds;
+  for (auto &a : argv) tensorArgs(in, a, tensors, &argIds);
+  for (auto &[k, v] : kwargs) tensorArgs(in, v, tensors, &argIds);
   std::vector<Tensor> results = runGraph(in, cf->scope->function(), tensors);
-  return rebuildOutputs(in, cf->outputStructure, results);
+  std::vector<Value> outs;
+  for (auto &r : results) outs.push_back(wrap(r));
+  recordCallOnTapes(in, *cf, tensors, argIds, outs);
+  return rebuildOutputs(in, cf->outputStructure, outs);
+}
+
+// TF records an eager call of a tf.function on the active tapes as one op
+// whose gradient is the gradient graph of the traced function (built once
+// per concrete function, see function_gradient.h). Its inputs, in the order
+// of that graph's results: the tensor arguments, the tensor captures, the
+// captured variables (which the tapes watch like a read in eager code).
+void FunctionWrapper::recordCallOnTapes(Interpreter &in, ConcreteFunction &cf, const std::vector<Tensor> &args,
+                                        const std::vector<int64_t> &argIds, const std::vector<Value> &outs) {
+  auto &tapes = ctx(in).tapes;
+  if (tapes.empty()) return;
+  const ir::Function &fn = cf.scope->function();
+  std::vector<int64_t> inIds = argIds;
+  std::vector<TapeValue> inVals(args.begin(), args.end());
+  for (const ir::Capture &c : fn.captures()) {
+    if (c.kind != ir::Capture::Kind::Tensor) continue;
+    inIds.push_back(make<TensorObject>()->id);  // an eager constant no tape can watch
+    inVals.push_back(*std::static_pointer_cast<Tensor>(c.handle));
+  }
+  for (const ir::Capture &c : fn.captures()) {
+    if (c.kind != ir::Capture::Kind::Variable) continue;
+    VariableObject *var = nullptr;
+    for (auto &v : cf.variables)
+      if (v->value.get() == c.handle.get()) var = v.get();
+    if (!var) return;  // not a tracked variable: leave the call unrecorded
+    for (TapeObject *t : tapes)
+      if (var->trainable && t->watchAccessed) t->tape.watch(var->id);
+    inIds.push_back(var->id);
+    inVals.push_back(*var->value);
+  }
+  std::vector<int64_t> outIds;
+  std::vector<TapeValue> outVals;
+  for (auto &o : outs) {
+    auto *t = o.as<TensorObject>();
+    outIds.push_back(t->id);
+    outVals.push_back(t->eager);
+  }
+  for (TapeObject *t : tapes) {
+    if (!t->tape.shouldRecord(inIds)) continue;
+    if (!cf.gradient) {
+      try {
+        cf.gradient = std::make_shared<FunctionGradient>(buildFunctionGradient(cf.scope->module(), fn));
+      } catch (const ir::OpError &e) {
+        raiseOpError(in, e);
+      }
+    }
+    Interpreter *ip = &in;
+    FunctionRunner runner = [ip](const ir::Function &f, std::span<const Tensor> a) { return runGraph(*ip, f, a); };
+    t->tape.record(ir::OpKind::Call, {}, inIds, inVals, outIds, outVals, eagerFunctionGradient(cf.gradient, runner));
+  }
 }
 
 std::optional<Value> FunctionWrapper::getAttr(Interpreter &in, const std::string &attr) {
@@ -452,7 +514,20 @@ Tensor VariableRunContext::feedPlaceholder(const ir::Node &node) {
                                 shape == "<unknown>" ? "" : " and shape " + shape)};
 }
 
-void raiseGraphError(Interpreter &in, const GraphRunError &e) { raiseTf(in, e.errorClass, e.message); }
+// A graph failing at run time: the error points at the user's statement that
+// staged the failing node (its location), reached from the call of the
+// tf.function (and any nested functions' call sites), not at the call alone.
+void raiseGraphError(Interpreter &in, const GraphRunError &e) {
+  if (!e.loc.known() || !e.loc.span.file || e.loc.parsedPath) raiseTf(in, e.errorClass, e.message);
+  PyException pe;
+  pe.exc = in.newException(in.exceptionClass(e.errorClass), e.message);
+  pe.callChain = in.callStack();
+  pe.callChain.push_back(in.currentSpan());
+  for (auto it = e.callSites.rbegin(); it != e.callSites.rend(); ++it)
+    if (it->known() && it->span.file && !it->parsedPath) pe.callChain.push_back(it->span);
+  pe.span = e.loc.span;
+  throw pe;
+}
 
 std::vector<Tensor> runGraph(Interpreter &in, const ir::Function &fn, std::span<const Tensor> args) {
   VariableRunContext rc(in);
