@@ -184,7 +184,36 @@ Value makeVariable(Interpreter &in, const Value &init, std::optional<DType> dtyp
     throw;
   }
   c.initScope = saved;
-  if (t->symbolic()) raiseTf(in, "ValueError", "tf.Variable initial values must be eager tensors in tfs");
+  if (t->symbolic()) {
+    // An initial value computed in the function being traced (e.g.
+    // tf.Variable(tf.zeros([2])) on the first call): TF lifts its ops out of
+    // the function and runs them eagerly. That works when they depend on
+    // constants only; evaluate them with the eager kernels.
+    std::function<std::optional<Tensor>(const ir::Value *, int)> lift = [&](const ir::Value *x, int depth) -> std::optional<Tensor> {
+      const ir::Node *n = x->definingNode();
+      if (!n || depth > 64) return std::nullopt;
+      if (const ir::DenseElements *d = ir::constValueOf(x)) return tensorFromDense(*d);
+      if (!n->isPure() || n->numRegions() > 0) return std::nullopt;
+      std::vector<Tensor> ins;
+      for (const ir::Value *o : n->operands()) {
+        auto t = lift(o, depth + 1);
+        if (!t) return std::nullopt;
+        ins.push_back(*t);
+      }
+      try {
+        auto outs = runKernel(n->kind(), ins, n->attrs);
+        for (size_t i = 0; i < n->numResults(); ++i)
+          if (n->result(unsigned(i)) == x) return outs.at(i);
+      } catch (const ir::OpError &) {
+      }
+      return std::nullopt;
+    };
+    auto lifted = lift(t->sym, 0);
+    if (!lifted) raiseTf(in, "ValueError", "tf.Variable initial values must be eager tensors in tfs");
+    auto e = make<TensorObject>();
+    e->eager = *lifted;
+    t = e;
+  }
   v->dtype = t->dtype();
   v->shape = ir::Shape(t->eager.shape());
   v->value = std::make_shared<Tensor>(t->eager);
