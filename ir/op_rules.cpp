@@ -470,6 +470,11 @@ RULE(stringJoin) {
 }
 RULE(asString) { return {TensorType{DType::String, in[0].shape}}; }
 RULE(nothing) { return {}; }
+// assert(cond) {message}: a scalar bool that must hold when the node runs.
+RULE(assertion) {
+  if (in[0].dtype != DType::Bool) throw dtypeMismatch(OpKind::Assert, 0, DType::Bool, in[0].dtype);
+  return {};
+}
 RULE(readVariable) {
   // Typed by the builder from the variable capture; standalone: attr dtype/shape.
   return {TensorType{attrDType(attrs, "dtype").value_or(DType::Float32),
@@ -597,6 +602,7 @@ TypeRule typeRuleFor(OpKind k) {
   case OpKind::Conv2DBackpropFilter: return conv2dBackpropFilter;
   case OpKind::ReluGrad: return reluGrad;
   case OpKind::StringJoin: return stringJoin;
+  case OpKind::Assert: return assertion;
   case OpKind::AsString: return asString;
   case OpKind::ReadVariable: return readVariable;
   case OpKind::Placeholder: return placeholder;
@@ -620,7 +626,7 @@ bool isNotDifferentiable(OpKind k) {
   case OpKind::Linspace: case OpKind::RandomNormal: case OpKind::RandomUniform:
   case OpKind::StringJoin: case OpKind::AsString: case OpKind::ZerosLike: case OpKind::OnesLike:
   case OpKind::ReduceAny: case OpKind::ReduceAll: case OpKind::FloorDiv:
-  case OpKind::Placeholder: case OpKind::Print:
+  case OpKind::Placeholder: case OpKind::Print: case OpKind::Assert:
     return true;
   default:
     return false;
@@ -642,6 +648,7 @@ const char *tfOpType(OpKind k) {
   case OpKind::AssignAddVariable: return "AssignAddVariableOp";
   case OpKind::AssignSubVariable: return "AssignSubVariableOp";
   case OpKind::Print: return "PrintV2";
+  case OpKind::Assert: return "Assert";
   case OpKind::Add: return "AddV2";
   case OpKind::Sub: return "Sub";
   case OpKind::Mul: return "Mul";

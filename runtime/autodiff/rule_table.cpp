@@ -25,7 +25,7 @@ constexpr OpKind kNotDifferentiable[] = {
     OpKind::ArgMax,       OpKind::ArgMin,        OpKind::ShapeOf,
     OpKind::SizeOf,       OpKind::OneHot,        OpKind::Range,
     OpKind::Linspace,     OpKind::RandomNormal,  OpKind::RandomUniform,
-    OpKind::StringJoin,   OpKind::AsString,
+    OpKind::StringJoin,   OpKind::AsString,      OpKind::Assert,
 };
 
 // Differentiated structurally by graph gradients (graph_gradients.cpp).

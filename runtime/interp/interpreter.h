@@ -84,6 +84,8 @@ public:
 
   // --- where we are (for errors raised in native code) ---
   const frontend::SourceSpan &currentSpan() const { return span_; }
+  // Native code that runs Python (tracing) moves the span; put it back.
+  void restoreSpan(const frontend::SourceSpan &s) { span_ = s; }
   const std::vector<frontend::SourceSpan> &callStack() const { return callStack_; }
 
   // --- modules ---

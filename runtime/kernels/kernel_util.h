@@ -32,6 +32,7 @@ void registerLinalg(KernelTable &t);
 void registerNN(KernelTable &t);
 void registerRandom(KernelTable &t);
 void registerStrings(KernelTable &t);
+void registerAssert(KernelTable &t);
 
 [[noreturn]] inline void fail(OpKind k, const std::string &msg,
                               const char *cls = "InvalidArgumentError") {

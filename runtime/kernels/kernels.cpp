@@ -16,6 +16,7 @@ const KernelTable &table() {
     registerNN(t);
     registerRandom(t);
     registerStrings(t);
+    registerAssert(t);
     return t;
   }();
   return t;
