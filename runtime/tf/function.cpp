@@ -244,8 +244,8 @@ Ref<ConcreteFunction> FunctionWrapper::trace(Interpreter &in, const std::vector<
   --c.traceDepth;
   c.nameScopes = savedScopes;
   created = 0;
-  for (const void *key : g.variableKeys()) {
-    cf->variables.push_back(Ref<VariableObject>(const_cast<VariableObject *>(static_cast<const VariableObject *>(key))));
+  for (const Ref<Object> &var : g.variableKeys()) {
+    cf->variables.push_back(Ref<VariableObject>(static_cast<VariableObject *>(var.get())));
   }
   // Print what was asked for (--emit=autograph / graph / graph-opt / llvm).
   const RunOptions &o = in.options();

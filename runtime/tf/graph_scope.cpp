@@ -52,13 +52,13 @@ const std::string *GraphScope::findVariableCapture(const void *key) const {
   return it == variableCaptures_.end() ? nullptr : &it->second;
 }
 
-const std::string &GraphScope::addVariableCapture(const void *key, const std::string &hint,
+const std::string &GraphScope::addVariableCapture(Object *variable, const std::string &hint,
                                                   ir::TensorType type,
                                                   std::shared_ptr<void> handle) {
   const std::string &name =
       function_->addVariableCapture(hint, std::move(type), std::move(handle));
-  variableOrder_.push_back(key);
-  return variableCaptures_[key] = name;
+  variableOrder_.push_back(Ref<Object>(variable));
+  return variableCaptures_[variable] = name;
 }
 
 }  // namespace tfs::runtime::tf

@@ -11,6 +11,7 @@
 
 #include "ir/builder.h"
 #include "ir/graph.h"
+#include "runtime/interp/value.h"
 
 #include <map>
 #include <memory>
@@ -60,12 +61,15 @@ public:
   ir::Value *addTensorCapture(const void *key, const std::string &hint,
                               ir::TensorType type, std::shared_ptr<void> handle);
   const std::string *findVariableCapture(const void *key) const;
-  const std::string &addVariableCapture(const void *key, const std::string &hint,
+  // The scope keeps `variable` alive: a variable created and dropped while
+  // tracing must not be freed while the graph still names it (its address
+  // would dangle in variableKeys, or be reused as another variable's key).
+  const std::string &addVariableCapture(Object *variable, const std::string &hint,
                                         ir::TensorType type,
                                         std::shared_ptr<void> handle);
 
-  // Keys of captured variables, in capture order.
-  const std::vector<const void *> &variableKeys() const { return variableOrder_; }
+  // Captured variables, in capture order.
+  const std::vector<Ref<Object>> &variableKeys() const { return variableOrder_; }
 
   // Nodes created while this scope was active, in creation order, with
   // whether they were created at the top level (v1 Session pruning uses it).
@@ -81,7 +85,7 @@ private:
   std::unordered_map<const void *, ir::Value *> tensorCaptures_;
   std::unordered_map<const void *, std::string> variableCaptures_;
   std::vector<ir::Node *> placeholders_;
-  std::vector<const void *> variableOrder_;
+  std::vector<Ref<Object>> variableOrder_;
   std::vector<std::unique_ptr<ir::Node>> discarded_;
 };
 
