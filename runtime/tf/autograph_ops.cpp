@@ -63,6 +63,32 @@ std::vector<std::string> namesOf(Interpreter &in, const Value &names) {
   return out;
 }
 
+// TF's _verify_tf_condition: a staged condition must be a bool scalar (a
+// bool tensor with more than one element is refused too).
+void verifyCondition(Interpreter &in, const Value &cond, const char *tag) {
+  auto t = toTensor(in, cond);
+  const char *hint = "to check for None, use `is not None`";
+  if (t->dtype() != DType::Bool)
+    in.raise("ValueError", fmt::format("condition of {} expected to be `tf.bool` scalar, got {}; to use as boolean "
+                                       "Tensor, use `tf.cast`; {}", tag, in.str(cond), hint));
+  ir::Shape s = t->shape();
+  int64_t known = 1;
+  if (s.ranked)
+    for (int64_t d : s.dims) known *= d >= 0 ? d : 1;
+  if (known > 1)
+    in.raise("ValueError", fmt::format("condition of {} expected to be `tf.bool` scalar, got {}; {}", tag, in.str(cond), hint));
+}
+
+// The dtype TF gives a branch or loop output: a tensor's own, or what
+// convert_to_tensor makes of a Python scalar (no promotion between them).
+std::optional<DType> convertedDtype(const Value &v) {
+  if (auto d = dtypeOf(v)) return d;
+  if (v.isBool()) return DType::Bool;
+  if (v.isInt()) return DType::Int32;
+  if (v.isFloat()) return DType::Float32;
+  return std::nullopt;
+}
+
 Value ifStmt(Interpreter &in, Args a, const Kwargs &) {
   const Value &cond = a[0];
   std::vector<Value> state = in.toList(a[3]);
@@ -72,8 +98,7 @@ Value ifStmt(Interpreter &in, Args a, const Kwargs &) {
   std::vector<std::string> names = namesOf(in, a[4]);
   auto *pred = cond.as<TensorObject>();
   GraphScope &g = *pred->scope;
-  if (pred->dtype() != DType::Bool)
-    raiseTf(in, "TypeError", fmt::format("Expected bool for the condition of `if`, got {}", ir::dtypeName(pred->dtype())));
+  verifyCondition(in, cond, "if statement");
   ir::Node *node = g.builder().beginCond(pred->sym, in.currentSpan());
   auto runBranch = [&](unsigned region, const Value &fn) {
     g.pushRegion(node->region(region));
@@ -87,21 +112,33 @@ Value ifStmt(Interpreter &in, Args a, const Kwargs &) {
     g.popRegion();
     return outs;
   };
+  // TF checks each branch right after tracing it (`main`, then `else`), and
+  // the pair after the second.
+  auto checkBranch = [&](const std::vector<Value> &outs, const char *branch) {
+    for (size_t i = 0; i < outs.size() && i < names.size(); ++i)
+      if (auto *u = outs[i].as<UndefinedObject>(); u && !u->returnValue)
+        in.raise("ValueError", fmt::format("'{}' must also be initialized in the {} branch", names[i], branch));
+  };
   std::vector<Value> thenOuts = runBranch(0, a[1]);
+  checkBranch(thenOuts, "main");
   std::vector<Value> elseOuts = runBranch(1, a[2]);
+  checkBranch(elseOuts, "else");
+  for (size_t i = 0; i < thenOuts.size() && i < names.size(); ++i) {
+    if (thenOuts[i].as<UndefinedObject>() || elseOuts[i].as<UndefinedObject>()) continue;
+    if (thenOuts[i].isNone()) in.raise("ValueError", fmt::format("'{}' is None at the end of the main branch.", names[i]));
+    if (elseOuts[i].isNone()) in.raise("ValueError", fmt::format("'{}' is None at the end of the else branch.", names[i]));
+    auto dt = convertedDtype(thenOuts[i]), de = convertedDtype(elseOuts[i]);
+    if (dt && de && *dt != *de)
+      raiseTf(in, "TypeError", fmt::format("'{}' has dtype {} in the main branch, but dtype {} in the else branch",
+                                           names[i], ir::dtypeName(*dt), ir::dtypeName(*de)));
+  }
   // Decide each output's treatment: undefined in one branch only is TF's error.
   std::vector<ir::Value *> thenVals, elseVals;
   std::vector<size_t> staged;
   for (size_t i = 0; i < thenOuts.size(); ++i) {
     auto *ut = thenOuts[i].as<UndefinedObject>(), *ue = elseOuts[i].as<UndefinedObject>();
     if (ut && ue) continue;
-    if ((ut && !ut->returnValue) || (ue && !ue->returnValue)) {
-      in.raise("ValueError", fmt::format("'{}' must also be initialized in the {} branch", names[i], ut ? "if" : "else"));
-    }
-    std::optional<DType> like = dtypeOf(ut ? elseOuts[i] : thenOuts[i]);
-    if (!like) like = dtypeOf(elseOuts[i]);
-    // Python scalars in both branches: float beats int, like TF's conversion.
-    if (!like && (thenOuts[i].isFloat() || elseOuts[i].isFloat())) like = DType::Float32;
+    std::optional<DType> like = convertedDtype(ut ? elseOuts[i] : thenOuts[i]);
     g.pushRegion(node->region(0));
     ir::Value *tv = ut ? nullptr : toGraphValue(in, g, thenOuts[i], like);
     g.popRegion();
@@ -239,6 +276,7 @@ Value stageWhile(Interpreter &in, GraphScope &g, const std::function<Value(const
   g.pushRegion(loop->region(0));
   try {
     Value t = test(argState(loop->region(0)));
+    if (isSymbolic(t)) verifyCondition(in, t, "while loop");
     auto pt = toTensor(in, t);
     ir::Value *p = pt->symbolic() ? pt->sym : g.builder().constant(denseFromTensor(pt->eager), in.currentSpan());
     g.builder().yield(std::vector<ir::Value *>{p}, in.currentSpan());
@@ -254,6 +292,23 @@ Value stageWhile(Interpreter &in, GraphScope &g, const std::function<Value(const
     for (size_t k = 0; k < carried.size(); ++k) {
       const Value &v = next[carried[k]];
       if (v.as<UndefinedObject>()) in.raise("ValueError", fmt::format("'{}' must be defined before the loop.", carriedNames[k]));
+      // TF's _verify_single_loop_var: the value after one iteration keeps
+      // the dtype it entered with and a shape at least as specific.
+      if (v.isNone()) in.raise("ValueError", fmt::format("'{}' is None at the end of the iteration.", carriedNames[k]));
+      const ir::TensorType &entry = inits[k]->type;
+      if (auto d = convertedDtype(v); d && *d != entry.dtype)
+        raiseTf(in, "TypeError", fmt::format("'{}' has dtype {} before the loop, but dtype {} after one iteration",
+                                             carriedNames[k], ir::dtypeName(entry.dtype), ir::dtypeName(*d)));
+      if (auto *t = v.as<TensorObject>(); t && entry.shape.ranked) {
+        ir::Shape exit = t->shape();
+        bool sub = exit.ranked && exit.rank() == entry.shape.rank();
+        for (size_t d = 0; sub && d < entry.shape.dims.size(); ++d)
+          sub = entry.shape.dims[d] < 0 || exit.dims[d] < 0 || exit.dims[d] == entry.shape.dims[d];
+        if (!sub && exit.ranked)
+          in.raise("ValueError", fmt::format("'{}' has shape {} before the loop, but shape {} after one iteration. Use "
+                                             "tf.autograph.experimental.set_loop_options to set shape invariants.",
+                                             carriedNames[k], entry.shape.tfString(), exit.tfString()));
+      }
       ys.push_back(toGraphValue(in, g, v, inits[k]->type.dtype));
     }
     g.builder().yield(ys, in.currentSpan());
