@@ -13,12 +13,17 @@ namespace tfs::runtime::tf {
 using ir::OpKind;
 
 namespace {
-const char *kBoolError =
-    "using a `tf.Tensor` as a Python `bool` is not allowed in Graph execution. Use Eager execution "
-    "or decorate this function with @tf.function.";
-const char *kIterError =
-    "iterating over `tf.Tensor` is not allowed in Graph execution. Use Eager execution or decorate "
-    "this function with @tf.function.";
+// TF 2.15's Tensor._disallow wording (one text whether or not AutoGraph ran).
+#define TFS_DISALLOWED                                                                                          \
+  " is not allowed. You can attempt the following resolutions to the problem: If you are running in Graph "    \
+  "mode, use Eager execution mode or decorate this function with @tf.function. If you are using AutoGraph, you " \
+  "can try decorating this function with @tf.function. If that does not work, then you may be using an "        \
+  "unsupported feature or your source code may not be visible to AutoGraph. See "                               \
+  "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/"           \
+  "limitations.md#access-to-source-code for more information."
+const char *kBoolError = "Using a symbolic `tf.Tensor` as a Python `bool`" TFS_DISALLOWED;
+const char *kIterError = "Iterating over a symbolic `tf.Tensor`" TFS_DISALLOWED;
+#undef TFS_DISALLOWED
 
 DType numpyPromote(DType a, DType b) {
   if (a == b) return a;
@@ -161,6 +166,12 @@ ClassObject *TensorObject::cls() const { return numpy ? ndarrayClass : tensorCla
 
 std::optional<Value> TensorObject::getAttr(Interpreter &in, const std::string &name) {
   Ref<TensorObject> self(this);
+  // Python's abs(t) (tf.abs; numpy's absolute for ndarrays).
+  if (name == "__abs__")
+    return in.native(name, [self](Interpreter &in, Args, const Kwargs &) -> Value {
+      if (self->numpy) return wrap(runKernel(OpKind::Abs, std::vector<Tensor>{self->eager}, {})[0], true);
+      return Value(callOp1(in, OpKind::Abs, {self}, {}, "Abs"));
+    });
   if (name == "shape") {
     if (numpy) {
       std::vector<Value> dims;
