@@ -189,6 +189,8 @@ Value stageWhile(Interpreter &in, GraphScope &g, const std::function<Value(const
     carried.push_back(i);
   }
   auto nameOf = [&](size_t i) { return i < names.size() ? names[i] : std::string("v"); };
+  const std::vector<Value> originalState = state;
+  auto originalUndefined = [&](size_t i) { return originalState[i].as<UndefinedObject>(); };
   if (anyUndefined) {
     // A variable first assigned in the body (or the return value of a
     // `return` inside the loop) has no value before the loop. Like TF, stage
@@ -261,6 +263,21 @@ Value stageWhile(Interpreter &in, GraphScope &g, const std::function<Value(const
   }
   std::vector<std::string> carriedNames;
   for (size_t i : carried) carriedNames.push_back(nameOf(i));
+  // With placeholder zeros standing in for undefined values, the loop must
+  // run at least once for its results to mean anything: like TF, count the
+  // iterations (an extra carried value) and assert the count after the loop.
+  std::string zeroTripNames;
+  for (size_t i = 0; i < state.size(); ++i)
+    if (auto *u = originalUndefined(i)) {
+      if (!zeroTripNames.empty()) zeroTripNames += ", ";
+      zeroTripNames += u->returnValue ? "the function return value" : nameOf(i);
+    }
+  const size_t counterSlot = carried.size();
+  if (anyUndefined) {
+    inits.push_back(g.builder().constant(ir::DenseElements::scalarInt(DType::Int32, 0), in.currentSpan()));
+    carriedTypes.push_back(inits.back()->type);
+    carriedNames.push_back("iterations");
+  }
   ir::Node *loop;
   try {
     loop = g.builder().beginWhileLoop(inits, in.currentSpan(), carriedTypes, carriedNames);
@@ -311,6 +328,11 @@ Value stageWhile(Interpreter &in, GraphScope &g, const std::function<Value(const
       }
       ys.push_back(toGraphValue(in, g, v, inits[k]->type.dtype));
     }
+    if (anyUndefined) {
+      ir::Value *one = g.builder().constant(ir::DenseElements::scalarInt(DType::Int32, 1), in.currentSpan());
+      std::vector<ir::Value *> ops{loop->region(1).arg(unsigned(counterSlot)), one};
+      ys.push_back(g.builder().createNode(OpKind::Add, ops, {}, in.currentSpan())->result(0));
+    }
     g.builder().yield(ys, in.currentSpan());
   } catch (...) {
     g.popRegion();
@@ -322,6 +344,19 @@ Value stageWhile(Interpreter &in, GraphScope &g, const std::function<Value(const
     results = g.builder().finishWhileLoop(loop);
   } catch (const ir::OpError &e) {
     raiseOpError(in, e);
+  }
+  if (anyUndefined) {
+    try {
+      ir::Value *zero = g.builder().constant(ir::DenseElements::scalarInt(DType::Int32, 0), in.currentSpan());
+      std::vector<ir::Value *> cmp{results[counterSlot], zero};
+      ir::Value *ran = g.builder().createNode(OpKind::Greater, cmp, {}, in.currentSpan())->result(0);
+      std::vector<ir::Value *> check{ran};
+      g.builder().createNode(OpKind::Assert, check,
+                             {{"message", "loop must iterate at least once to initialize " + zeroTripNames}},
+                             in.currentSpan());
+    } catch (const ir::OpError &e) {
+      raiseOpError(in, e);
+    }
   }
   std::vector<Value> out = state;
   std::string base = g.uniqueName("while");
