@@ -45,6 +45,15 @@ void checkEncoding(const SourceFile &file) {
     bool ok = n != 0 && i + n <= t.size();
     for (size_t k = 1; ok && k < n; ++k)
       ok = (static_cast<unsigned char>(t[i + k]) & 0xC0) == 0x80;
+    // Well-formed but invalid sequences, which CPython rejects too and on
+    // which ANTLR's UTF-8 decoder throws std::range_error: overlong forms,
+    // surrogates (U+D800..DFFF) and code points above U+10FFFF (found by
+    // tests/fuzz/fuzz_parser).
+    if (ok && n >= 2) {
+      unsigned char c1 = static_cast<unsigned char>(t[i + 1]);
+      ok = !(c == 0xC0 || c == 0xC1 || c > 0xF4 || (c == 0xE0 && c1 < 0xA0) ||
+             (c == 0xED && c1 > 0x9F) || (c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 > 0x8F));
+    }
     if (!ok)
       fail(&file, "SyntaxError",
            fmt::format("Non-UTF-8 code starting with '\\x{:02x}' in file {} on line {}, but no "
