@@ -46,7 +46,9 @@ start=$(date +%s)
     launcher=()
     command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
     CC=clang-14 CXX=clang++-14 cmake -S "$ROOT" -B "$BUILD" -G Ninja \
-      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTFS_FUZZ=ON "${launcher[@]}" >/dev/null
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+      -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
+      -DTFS_FUZZ=ON "${launcher[@]}" >/dev/null
   fi
   cmake --build "$BUILD" -j "$JOBS" --target "${TARGETS[@]}"
 ) 9>"$BUILD/.fuzz-build.lock"
