@@ -141,13 +141,17 @@ ExprPtr AstBuilder::notTest(P::Not_testContext *ctx) {
 }
 
 ExprPtr AstBuilder::comparison(P::ComparisonContext *ctx) {
-  if (ctx->comp_op().empty())
-    return expr(ctx->expr(0));
+  // The child lists are fetched once: ANTLR's indexed accessors scan all
+  // children, which made a long chain (`a < b < c < ...`) quadratic.
+  auto ops = ctx->comp_op();
+  auto operands = ctx->expr();
+  if (ops.empty())
+    return expr(operands[0]);
   auto c = std::make_unique<Compare>(span(ctx));
-  c->left = expr(ctx->expr(0));
-  for (size_t i = 0; i < ctx->comp_op().size(); ++i) {
-    c->ops.push_back(cmpOpOf(ctx->comp_op(i)->getText()));
-    c->comparators.push_back(expr(ctx->expr(i + 1)));
+  c->left = expr(operands[0]);
+  for (size_t i = 0; i < ops.size(); ++i) {
+    c->ops.push_back(cmpOpOf(ops[i]->getText()));
+    c->comparators.push_back(expr(operands[i + 1]));
   }
   return c;
 }
@@ -455,7 +459,10 @@ void AstBuilder::arguments(P::ArglistContext *ctx, Call &call) {
       call.args.push_back(std::move(c));
     } else if (auto *k = dynamic_cast<P::KeywordArgumentContext *>(arg)) {
       sawKeyword = true;
-      call.keywords.push_back(Keyword{k->NAME()->getText(), test(k->test()), span(k)});
+      std::string name = k->NAME()->getText();
+      for (const Keyword &prev : call.keywords)
+        if (prev.name == name) error(span(k), "keyword argument repeated: " + name);
+      call.keywords.push_back(Keyword{name, test(k->test()), span(k)});
     } else if (auto *ds = dynamic_cast<P::DoubleStarArgumentContext *>(arg)) {
       sawKeyword = true;
       call.keywords.push_back(Keyword{"", test(ds->test()), span(ds)});
@@ -544,10 +551,15 @@ void AstBuilder::setContext(Expr &e, Ctx ctx) const {
   }
   if (ctx == Ctx::Del)
     error(e.span, fmt::format("cannot delete {}", what));
+  // CPython suggests '==' only when the target could be one operand of a
+  // comparison (a bitwise-or level expression), not for `a == b = c`.
+  bool operand = e.kind != ExprKind::Compare && e.kind != ExprKind::BoolOp &&
+                 e.kind != ExprKind::Lambda && e.kind != ExprKind::IfExp &&
+                 !(e.kind == ExprKind::UnaryOp &&
+                   static_cast<UnaryOp &>(e).op == UnaryOpKind::Not) &&
+                 std::string(what) != "None";
   error(e.span, fmt::format("cannot assign to {}{}", what,
-                            std::string(what) == "None"
-                                ? ""
-                                : " here. Maybe you meant '==' instead of '='?"));
+                            operand ? " here. Maybe you meant '==' instead of '='?" : ""));
 }
 
 }  // namespace tfs::frontend

@@ -168,9 +168,19 @@ StmtPtr AstBuilder::simpleStmt(P::Simple_stmtContext *ctx) {
     auto st = std::make_unique<AugAssign>(s);
     st->target = testlistStar(aug->testlist_star());
     if (!llvm::isa<Name>(st->target.get()) && !llvm::isa<Attribute>(st->target.get()) &&
-        !llvm::isa<Subscript>(st->target.get()))
-      error(st->target->span, "'" + aug->testlist_star()->getText() +
-                                  "' is an illegal expression for augmented assignment");
+        !llvm::isa<Subscript>(st->target.get())) {
+      // CPython names the kind of expression ('tuple', 'literal', ...).
+      ExprKind k = st->target->kind;
+      const char *what = k == ExprKind::Tuple ? "tuple"
+                         : k == ExprKind::List ? "list"
+                         : k == ExprKind::Constant ? "literal"
+                         : k == ExprKind::Call ? "function call"
+                         : k == ExprKind::Compare ? "comparison"
+                         : k == ExprKind::Starred ? "starred"
+                                                  : "expression";
+      error(st->target->span,
+            fmt::format("'{}' is an illegal expression for augmented assignment", what));
+    }
     setContext(*st->target, Ctx::Store);
     st->op = augOpOf(aug->augassign()->getText());
     st->value = testlist(aug->testlist());
@@ -192,6 +202,8 @@ StmtPtr AstBuilder::simpleStmt(P::Simple_stmtContext *ctx) {
   auto st = std::make_unique<Assign>(s);
   for (size_t i = 0; i + 1 < parts.size(); ++i) {
     st->targets.push_back(testlistStar(parts[i]));
+    if (st->targets.back()->kind == ExprKind::Starred)  // `*a = ...`
+      error(st->targets.back()->span, "starred assignment target must be in a list or tuple");
     setContext(*st->targets.back(), Ctx::Store);
   }
   st->value = testlistStar(parts.back());
@@ -337,14 +349,19 @@ std::vector<Param> AstBuilder::parameters(P::ParametersContext *ctx) {
 
 std::vector<Param> AstBuilder::lambdaParams(P::Lambda_paramsContext *ctx) {
   std::vector<Param> out;
-  bool keywordOnly = false;
+  bool keywordOnly = false, sawDefault = false;
   for (auto *p : ctx->lambda_param()) {
     Param param;
     param.span = span(p);
     if (auto *pl = dynamic_cast<P::PlainLambdaParamContext *>(p)) {
       param.name = pl->NAME()->getText();
       param.kind = keywordOnly ? Param::Kind::KeywordOnly : Param::Kind::Positional;
-      if (pl->test()) param.defaultValue = test(pl->test());
+      if (pl->test()) {
+        param.defaultValue = test(pl->test());
+        sawDefault = true;
+      } else if (sawDefault && !keywordOnly) {
+        error(param.span, "non-default argument follows default argument");
+      }
     } else if (auto *st = dynamic_cast<P::StarLambdaParamContext *>(p)) {
       keywordOnly = true;
       if (!st->NAME()) continue;
@@ -354,6 +371,9 @@ std::vector<Param> AstBuilder::lambdaParams(P::Lambda_paramsContext *ctx) {
       param.name = static_cast<P::DoubleStarLambdaParamContext *>(p)->NAME()->getText();
       param.kind = Param::Kind::VarKeywords;
     }
+    for (const Param &q : out)
+      if (q.name == param.name)
+        error(param.span, fmt::format("duplicate argument '{}' in function definition", q.name));
     out.push_back(std::move(param));
   }
   return out;

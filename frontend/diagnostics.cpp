@@ -2,6 +2,7 @@
 #include "frontend/diagnostics.h"
 
 #include <algorithm>
+#include <span>
 #include <fmt/format.h>
 
 namespace tfs::frontend {
@@ -74,31 +75,61 @@ std::string where(const SourceSpan &span) {
   return fmt::format("{}:{}:{}", span.file->path(), span.line, span.col);
 }
 
+// Code of tfs's own library (the .tfs prelude modules: tf.Module, tf.keras).
+bool isLibrary(const SourceSpan &s) {
+  return s.file && s.file->path().rfind("<prelude", 0) == 0;
+}
+
+// Prints `chain` as notes; like CPython's traceback, runs of the same call
+// site collapse after 3.
+void appendChain(std::string &out, std::span<const SourceSpan> chain, const char *note) {
+  size_t i = 0;
+  while (i < chain.size()) {
+    const SourceSpan &s = chain[i];
+    size_t run = 1;
+    while (i + run < chain.size() && chain[i + run].file == s.file &&
+           chain[i + run].line == s.line && chain[i + run].col == s.col)
+      ++run;
+    for (size_t k = 0; k < std::min<size_t>(run, 3); ++k) {
+      out += fmt::format("  {}: note: {}\n", where(s), note);
+      appendLocation(out, s);
+    }
+    if (run > 3) out += fmt::format("  [Previous line repeated {} more times]\n", run - 3);
+    i += run;
+  }
+}
+
 }  // namespace
 
 std::string formatDiagnostic(const Diagnostic &d) {
-  std::string out = fmt::format("{}: error: {}", where(d.span), d.errorClass);
+  // An error raised inside library code (a Keras layer's matmul) is reported
+  // at the script's innermost call into the library: that is the line the
+  // user wrote and can fix. The library frames follow as notes.
+  SourceSpan primary = d.span;
+  std::span<const SourceSpan> outer(d.callChain);
+  std::vector<SourceSpan> inner;
+  if (isLibrary(d.span)) {
+    for (size_t k = d.callChain.size(); k-- > 0;) {
+      if (isLibrary(d.callChain[k]) || !d.callChain[k].valid()) continue;
+      primary = d.callChain[k];
+      outer = outer.first(k);
+      inner.assign(d.callChain.begin() + std::ptrdiff_t(k) + 1, d.callChain.end());
+      inner.push_back(d.span);
+      break;
+    }
+  }
+  std::string out = fmt::format("{}: error: {}", where(primary), d.errorClass);
   if (!d.message.empty())
     out += ": " + d.message;
   out += '\n';
-  appendLocation(out, d.span);
-  if (!d.callChain.empty()) {
+  appendLocation(out, primary);
+  if (!outer.empty()) {
     out += "Call sites (innermost last):\n";
-    // Like CPython's traceback, runs of the same call site collapse after 3.
-    size_t i = 0;
-    while (i < d.callChain.size()) {
-      const SourceSpan &s = d.callChain[i];
-      size_t run = 1;
-      while (i + run < d.callChain.size() && d.callChain[i + run].file == s.file &&
-             d.callChain[i + run].line == s.line && d.callChain[i + run].col == s.col)
-        ++run;
-      for (size_t k = 0; k < std::min<size_t>(run, 3); ++k) {
-        out += fmt::format("  {}: note: called from here\n", where(s));
-        appendLocation(out, s);
-      }
-      if (run > 3) out += fmt::format("  [Previous line repeated {} more times]\n", run - 3);
-      i += run;
-    }
+    appendChain(out, outer, "called from here");
+  }
+  if (!inner.empty()) {
+    out += "Raised inside the tfs library (innermost last):\n";
+    appendChain(out, inner, "in library code");
   }
   return out;
 }

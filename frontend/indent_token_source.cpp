@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 namespace tfs::frontend {
 
@@ -33,14 +34,45 @@ char bracketOf(const antlr4::Token &t) {
   return std::string_view("()[]{}").find(s[0]) != std::string_view::npos ? s[0] : 0;
 }
 
+// The grammar lets any code point from U+00C0 up start a NAME (no Unicode
+// tables here); CPython accepts only letters. Symbols and punctuation that
+// turn up in pasted code (curly quotes, arrows, math operators, emoji) get
+// CPython's "invalid character" error instead of a confusing later one.
+struct BadChar {
+  std::string utf8;
+  uint32_t codePoint;
+  size_t index;  // in code points from the token's start
+};
+bool isSymbolCodePoint(uint32_t c) {
+  return c == 0xD7 || c == 0xF7 || (c >= 0x2010 && c <= 0x2027) || (c >= 0x2030 && c <= 0x205E) ||
+         (c >= 0x2190 && c <= 0x23FF) || (c >= 0x2500 && c <= 0x27BF) ||
+         (c >= 0x2900 && c <= 0x2BFF) || (c >= 0x3000 && c <= 0x3003) ||
+         (c >= 0xFF01 && c <= 0xFF0F) || (c >= 0x1F000 && c <= 0x1FAFF);
+}
+std::optional<BadChar> firstNonIdentifierChar(const std::string &text) {
+  size_t index = 0;
+  for (size_t i = 0; i < text.size(); ++index) {
+    unsigned char b = static_cast<unsigned char>(text[i]);
+    size_t n = b < 0x80 ? 1 : (b >> 5) == 0x6 ? 2 : (b >> 4) == 0xE ? 3 : 4;
+    if (b >= 0x80 && i + n <= text.size()) {
+      uint32_t c = n == 2 ? b & 0x1F : n == 3 ? b & 0x0F : b & 0x07;
+      for (size_t k = 1; k < n; ++k) c = (c << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+      if (isSymbolCodePoint(c)) return BadChar{text.substr(i, n), c, index};
+    }
+    i += n;
+  }
+  return std::nullopt;
+}
+
 char opening(char close) { return close == ')' ? '(' : close == ']' ? '[' : '{'; }
 
-// Width of leading whitespace, tabs to the next multiple of 8 (CPython).
-int indentWidth(std::string_view ws) {
+// Width of leading whitespace, tabs to the next multiple of `tabSize`
+// (CPython measures with 8, and again with 1 to detect TabError).
+int indentWidth(std::string_view ws, int tabSize = 8) {
   int w = 0;
   for (char c : ws) {
     if (c == '\t')
-      w = (w / 8 + 1) * 8;
+      w = (w / tabSize + 1) * tabSize;
     else if (c == ' ')
       ++w;
     else if (c == '\f')
@@ -80,6 +112,13 @@ std::unique_ptr<antlr4::Token> IndentTokenSource::nextToken() {
 }
 
 void IndentTokenSource::pull() {
+  // Only the first error is reported: stop tokenizing there rather than
+  // lexing (and keeping) the rest of a possibly huge file.
+  if (error_ && !done_) {
+    pending_.push_back(make(antlr4::Token::EOF, "<EOF>", lexer_.getLine(), 0));
+    done_ = true;
+    return;
+  }
   if (done_) {
     pending_.push_back(make(antlr4::Token::EOF, "<EOF>", lexer_.getLine(), 0));
     return;
@@ -105,6 +144,7 @@ void IndentTokenSource::pull() {
   if (unaryRun_ > kMaxUnaryRun)
     fail("RecursionError", "maximum recursion depth exceeded during compilation",
          tok->getLine(), tok->getCharPositionInLine());
+  checkToken(*tok);
   if (type == TfsParser::UNTERMINATED_LONG_STRING) {
     // CPython names the line where the file ended (the last line with text).
     const std::string &text = tok->getText();
@@ -143,6 +183,65 @@ void IndentTokenSource::pull() {
   pending_.push_back(std::move(tok));
 }
 
+// Python keywords and operators the tfs language leaves out (yield, async,
+// await, :=) are rejected by name: a parse error at some later token would
+// be unhelpful. A number glued to a name or to more digits is rejected as
+// CPython's tokenizer does, as are symbol characters lexed as a NAME.
+void IndentTokenSource::checkToken(const antlr4::Token &tok) {
+  const std::string &text = tok.getText();
+  size_t line = tok.getLine(), col = tok.getCharPositionInLine();
+  if (tok.getType() == TfsParser::NAME) {
+    if (auto bad = firstNonIdentifierChar(text))
+      fail("SyntaxError",
+           fmt::format("invalid character '{}' (U+{:04X})", bad->utf8, bad->codePoint), line,
+           col + bad->index);
+    else if (text == "yield")
+      fail("SyntaxError", "'yield' is not supported by tfs (generators are not part of the "
+                          "language; build a list instead)", line, col);
+    else if (text == "async" || text == "await")
+      fail("SyntaxError", fmt::format("'{}' is not supported by tfs (coroutines are not part "
+                                      "of the language)", text), line, col);
+  }
+  bool glued = !lastNumber_.empty() && tok.getStartIndex() == lastNumberStop_ + 1;
+  if (glued && tok.getType() == TfsParser::NUMBER &&
+      lastNumber_.find_first_not_of("0_") == std::string::npos &&
+      std::isdigit(static_cast<unsigned char>(text[0]))) {
+    fail("SyntaxError", "leading zeros in decimal integer literals are not permitted; use an "
+                        "0o prefix for octal integers", lastNumberLine_, lastNumberCol_);
+  } else if (glued && (tok.getType() == TfsParser::NAME || tok.getType() == TfsParser::NUMBER)) {
+    // CPython 3.11 still accepts (with a warning) a keyword right after a number: `1if x else 2`.
+    static const char *const kAllowed[] = {"and", "else", "for", "if", "in", "is", "not", "or"};
+    bool allowed = std::find(std::begin(kAllowed), std::end(kAllowed), text) != std::end(kAllowed);
+    if (!allowed) {
+      // `0x1g` lexes as 0x1 + g, `0xZZ` as 0 + xZZ: both are bad hex literals.
+      char p = 0;
+      if (lastNumber_.size() > 1 && lastNumber_[0] == '0')
+        p = char(std::tolower(static_cast<unsigned char>(lastNumber_[1])));
+      else if (lastNumber_ == "0" && tok.getType() == TfsParser::NAME)
+        p = char(std::tolower(static_cast<unsigned char>(text[0])));
+      const char *kind = p == 'x' ? "hexadecimal" : p == 'o' ? "octal" : p == 'b' ? "binary" : "decimal";
+      fail("SyntaxError", fmt::format("invalid {} literal", kind), lastNumberLine_, lastNumberCol_);
+    }
+  }
+  // `:=` lexes as ':' '=' (the grammar has no assignment expressions).
+  if (text == "=" && tok.getStartIndex() == lastColonStop_ + 1)
+    fail("SyntaxError", "assignment expressions (':=') are not supported by tfs", lastColonLine_,
+         lastColonCol_);
+  if (text == ":" && tok.getType() != TfsParser::STRING) {
+    lastColonStop_ = tok.getStopIndex();
+    lastColonLine_ = line;
+    lastColonCol_ = col;
+  }
+  if (tok.getType() == TfsParser::NUMBER) {
+    lastNumber_ = text;
+    lastNumberLine_ = line;
+    lastNumberCol_ = col;
+    lastNumberStop_ = tok.getStopIndex();
+  } else {
+    lastNumber_.clear();
+  }
+}
+
 void IndentTokenSource::handleNewline(std::unique_ptr<antlr4::Token> tok) {
   if (!brackets_.empty())
     return;  // implicit line joining
@@ -164,24 +263,33 @@ void IndentTokenSource::handleNewline(std::unique_ptr<antlr4::Token> tok) {
   size_t nl = text.find_last_of("\r\n");
   std::string_view ws = std::string_view(text).substr(nl == std::string::npos ? 0 : nl + 1);
   int width = indentWidth(ws);
+  int altWidth = indentWidth(ws, 1);
   size_t line = tok->getLine() + 1;
   size_t col = ws.size();
+  auto tabError = [&] {
+    fail("TabError", "inconsistent use of tabs and spaces in indentation", line, col);
+  };
   if (width > indents_.back()) {
     if (indents_.size() >= kMaxIndentLevels)
       fail("IndentationError", "too many levels of indentation", line, col);
+    if (altWidth <= altIndents_.back()) tabError();
     indents_.push_back(width);
+    altIndents_.push_back(altWidth);
     pending_.push_back(make(TfsParser::INDENT, "<INDENT>", line, col));
     lastType_ = TfsParser::INDENT;
     return;
   }
   while (width < indents_.back()) {
     indents_.pop_back();
+    altIndents_.pop_back();
     pending_.push_back(make(TfsParser::DEDENT, "<DEDENT>", line, col));
     lastType_ = TfsParser::DEDENT;
   }
   if (width != indents_.back())
     fail("IndentationError", "unindent does not match any outer indentation level", line,
          col);
+  else if (altWidth != altIndents_.back())
+    tabError();
 }
 
 void IndentTokenSource::finish(const antlr4::Token &eof) {
@@ -194,6 +302,7 @@ void IndentTokenSource::finish(const antlr4::Token &eof) {
     pending_.push_back(make(TfsParser::NEWLINE, "\n", line, col));
   while (indents_.size() > 1) {
     indents_.pop_back();
+    altIndents_.pop_back();
     pending_.push_back(make(TfsParser::DEDENT, "<DEDENT>", line, col));
   }
   pending_.push_back(make(antlr4::Token::EOF, "<EOF>", line, col));

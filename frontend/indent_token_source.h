@@ -53,6 +53,7 @@ public:
 private:
   void pull();
   void handleNewline(std::unique_ptr<antlr4::Token> tok);
+  void checkToken(const antlr4::Token &tok);
   void finish(const antlr4::Token &eof);
   std::unique_ptr<antlr4::Token> make(size_t type, const std::string &text,
                                       size_t line, size_t col);
@@ -67,8 +68,17 @@ private:
   antlr4::Lexer &lexer_;
   std::deque<std::unique_ptr<antlr4::Token>> pending_;
   std::vector<int> indents_{0};
+  // The same indentation measured with tabs as 1 column (CPython's "altcol"):
+  // when the two stacks disagree, the meaning depends on the tab size and
+  // CPython raises TabError.
+  std::vector<int> altIndents_{0};
   std::vector<Bracket> brackets_;
   size_t lastType_ = 0;  // last emitted token type (0: none yet)
+  // The last NUMBER token (text, position, stop index in the input), to tell
+  // `1abc` and `012` (one malformed literal to CPython) from two tokens.
+  std::string lastNumber_;
+  size_t lastNumberLine_ = 0, lastNumberCol_ = 0, lastNumberStop_ = size_t(-1);
+  size_t lastColonLine_ = 0, lastColonCol_ = 0, lastColonStop_ = size_t(-2);  // for `:=`
   size_t statementTokens_ = 0;  // tokens in the current top-level statement
   size_t unaryRun_ = 0;         // prefix operators in a row
   bool done_ = false;

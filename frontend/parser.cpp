@@ -165,6 +165,41 @@ std::string blockOwner(antlr4::TokenStream &tokens, size_t colonIndex) {
       fail(file, "SyntaxError", "Missing parentheses in call to 'print'. Did you mean print(...)?",
            uint32_t(p1->getLine()), uint32_t(p1->getCharPositionInLine() + 1));
   }
+  if (t->getText() == "=") {
+    // `f(x + 1 = 2)`: find where the operand before '=' starts, back to the
+    // ',' or opening bracket that encloses it at the same depth.
+    size_t start = idx, depth = 0;
+    antlr4::Token *open = nullptr;
+    for (size_t i = idx; i-- > 0;) {
+      antlr4::Token *k = tokens.get(i);
+      std::string x = k->getType() == TfsLexer::STRING ? "" : k->getText();
+      if (k->getType() == TfsLexer::NEWLINE || k->getType() == grammar::TfsParser::INDENT ||
+          k->getType() == grammar::TfsParser::DEDENT)
+        break;
+      if (x == ")" || x == "]" || x == "}") {
+        ++depth;
+      } else if (x == "(" || x == "[" || x == "{") {
+        if (depth == 0) {
+          open = k;
+          break;
+        }
+        --depth;
+      } else if (depth == 0 && (x == "," || x == "=")) {
+        break;
+      }
+      start = i;
+    }
+    antlr4::Token *before =
+        open && open->getTokenIndex() > 0 ? tokens.get(open->getTokenIndex() - 1) : nullptr;
+    bool inCall = open && open->getText() == "(" && before &&
+                  (before->getType() == TfsLexer::NAME || before->getText() == ")" ||
+                   before->getText() == "]");
+    if (inCall && start + 1 < idx) {  // a lone NAME before '=' is a keyword argument
+      antlr4::Token *first = tokens.get(start);
+      fail(file, "SyntaxError", "expression cannot contain assignment, perhaps you meant \"==\"?",
+           uint32_t(first->getLine()), uint32_t(first->getCharPositionInLine() + 1));
+    }
+  }
   if (err.msg.find("expecting ':'") != std::string::npos ||
       err.msg.find("missing ':'") != std::string::npos)
     fail(file, "SyntaxError", "expected ':'", line, col);

@@ -1,6 +1,7 @@
 // SourceFile: see source.h.
 #include "frontend/source.h"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -28,9 +29,16 @@ std::string_view SourceFile::line(uint32_t line) const {
 }
 
 std::shared_ptr<SourceFile> readSourceFile(const std::string &path, std::string &error) {
+  // An ifstream opens a directory without complaint (and reads nothing).
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    error = "can't open file '" + path + "': Is a directory";
+    return nullptr;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    error = "can't open file '" + path + "': No such file or directory";
+    error = "can't open file '" + path + "': " +
+            (std::filesystem::exists(path, ec) ? "Permission denied" : "No such file or directory");
     return nullptr;
   }
   std::ostringstream ss;
