@@ -48,7 +48,8 @@ void requireNumeric(OpKind k, const TensorType &t) {
 int64_t normAxis(OpKind k, int64_t axis, size_t rank) {
   int64_t r = int64_t(rank);
   if (axis < -r || axis >= std::max<int64_t>(r, 1))
-    throw opError(k, fmt::format("Invalid reduction dimension ({} for input with {} dimension(s))",
+    // TF's message really has no closing parenthesis.
+    throw opError(k, fmt::format("Invalid reduction dimension ({} for input with {} dimension(s)",
                                  axis, rank));
   return axis < 0 ? axis + r : axis;
 }

@@ -144,7 +144,11 @@ Value Interpreter::getAttr(const Value &obj, const std::string &name) {
     raise("AttributeError", fmt::format("module '{}' has no attribute '{}'", m->name, name));
   if (auto *c = obj.as<ClassObject>())
     raise("AttributeError", fmt::format("type object '{}' has no attribute '{}'", c->name, name));
-  raise("AttributeError", fmt::format("'{}' object has no attribute '{}'", typeName(obj), name));
+  // CPython names the type by its tp_name, which for TF's C-extension
+  // EagerTensor is the dotted path users know from TF's own error messages.
+  std::string type = typeName(obj);
+  if (type == "EagerTensor") type = "tensorflow.python.framework.ops.EagerTensor";
+  raise("AttributeError", fmt::format("'{}' object has no attribute '{}'", type, name));
 }
 
 void Interpreter::setAttr(const Value &obj, const std::string &name, const Value &v) {

@@ -264,7 +264,25 @@ Value makeTfModule(Interpreter &in, bool v1) {
     if (!args[2].isNone()) {
       std::vector<int64_t> shape = shapeList(in, args[2]);
       int64_t n = 1;
-      for (int64_t x : shape) n *= x;
+      bool known = true;
+      for (int64_t x : shape) {
+        known = known && x >= 0;
+        n *= x;
+      }
+      // TF reshapes when the counts agree and fills from a single element;
+      // anything else is its TypeError (was an uncaught reshape error).
+      if (!known || (n != t.numElements() && t.numElements() != 1)) {
+        std::string dims;
+        for (size_t i = 0; i < shape.size(); ++i)
+          dims += (i ? ", " : "") + (shape[i] < 0 ? std::string("None") : std::to_string(shape[i]));
+        if (shape.size() == 1) dims += ",";
+        in.raise("TypeError",
+                 fmt::format("Eager execution of tf.constant with unsupported shape. Tensor {} "
+                             "(converted from {}) has {} elements, but got `shape` ({}) with {} "
+                             "elements).",
+                             in.repr(wrap(t)), in.str(args[0]), t.numElements(), dims,
+                             known ? std::to_string(n) : "None"));
+      }
       if (t.numElements() == 1 && n != 1) t = runKernel(OpKind::Fill, std::vector<Tensor>{t.reshaped({})}, ir::Attrs{{"shape", shape}})[0];
       else t = t.reshaped(shape);
     }

@@ -64,6 +64,20 @@ void assignVariable(Interpreter &in, VariableObject &v, OpKind kind, const Value
     raiseTf(in, "InvalidArgumentError",
             fmt::format("Cannot update variable with shape {} using a Tensor with shape {}, shapes must be equal. [Op:{}]",
                         v.shape.tfString(), t->shape().tfString(), ir::tfOpType(kind)));
+  if (kind == OpKind::AssignVariable) {
+    // TF's ResourceVariable.assign checks shapes in Python, before any op
+    // runs (eager or traced): a ValueError, not the kernel's error.
+    ir::Shape vs = v.shape, ts = t->shape();
+    bool compatible = !vs.ranked || !ts.ranked || vs.rank() == ts.rank();
+    for (size_t i = 0; compatible && vs.ranked && ts.ranked && i < vs.rank(); ++i)
+      compatible = vs.dims[i] == ts.dims[i] || vs.dims[i] == ir::kUnknownDim ||
+                   ts.dims[i] == ir::kUnknownDim;
+    if (!compatible)
+      in.raise("ValueError",
+               fmt::format("Cannot assign value to variable ' {}': Shape mismatch.The variable shape "
+                           "{}, and the assigned value shape {} are incompatible.",
+                           v.name, vs.tfString(), ts.tfString()));
+  }
   if (GraphScope *g = currentGraph(in)) {
     const std::string &cap = captureVariable(in, *g, v);
     ir::Value *val = t->symbolic() ? t->sym : g->builder().constant(denseFromTensor(t->eager), in.currentSpan());
