@@ -146,6 +146,7 @@ private:
         auto c = runRegion(node.region(0), carried);
         if (c.empty() || !truth(c[0]))
           break;
+        ctx_.loopIteration();
         carried = runRegion(node.region(1), carried);
       }
       bindResults(node, std::move(carried));

@@ -64,6 +64,9 @@ public:
   // random_normal / random_uniform: the default runs the kernel with the
   // node's attrs; the tf layer overrides this to thread its seed counters.
   virtual std::vector<Tensor> runRandom(const ir::Node &node);
+  // Called once per while_loop iteration: where the caller enforces its
+  // step budget and notices Ctrl-C (it may throw). Default: nothing.
+  virtual void loopIteration() {}
 
   // Cached tensors of const payloads (shared, immutable).
   const Tensor &constTensor(const std::shared_ptr<const ir::DenseElements> &d);

@@ -216,6 +216,9 @@ struct VariableRunContext : RunContext {
   void assignVariable(const ir::Function &fn, const ir::Capture &var, const Tensor &value) override;
   Tensor captureValue(const ir::Function &fn, const ir::Capture &cap) override;
   Tensor feedPlaceholder(const ir::Node &placeholder) override;
+  // Graph loops count against --max-steps and stop on Ctrl-C like Python
+  // loops (reference interpreter; compiled loops only have the watchdog).
+  void loopIteration() override { in.step(); }
 };
 std::vector<Tensor> runGraph(Interpreter &in, const ir::Function &fn, std::span<const Tensor> args);
 // Turns a GraphRunError into the script's Python exception.
