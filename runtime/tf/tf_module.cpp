@@ -114,6 +114,65 @@ std::vector<int64_t> shapeList(Interpreter &in, const Value &v) {
   return out;
 }
 
+// tf.debugging.Assert(condition, data, summarize=None, name=None). Eagerly a
+// false condition raises at once with TF's eager text; while tracing it
+// stages the assert op, whose failure lists the data as "[a] [b]" (string
+// data only: tfs's assert op carries no tensor operands to format).
+Value tfAssert(Interpreter &in, Args a, const Kwargs &kw) {
+  auto args = in.bindArgs("Assert", a, kw, {"condition", "data", "summarize", "name"},
+                          {std::nullopt, std::nullopt, Value(), Value()});
+  auto cond = toTensor(in, args[0]);
+  if (cond->dtype() != DType::Bool)
+    raiseTf(in, "TypeError", fmt::format("Expected bool for argument 'condition' not {}.", in.repr(args[0])));
+  std::vector<Value> data = in.toList(args[1]);
+  if (!cond->symbolic() && !currentGraph(in)) {
+    bool ok = true;
+    for (int64_t i = 0; i < cond->eager.numElements(); ++i) ok = ok && cond->eager.data<bool>()[i];
+    if (ok) return Value();
+    int64_t summarize = args[2].isNone() ? 3 : in.toInt(args[2]);
+    std::string summary;
+    for (size_t i = 0; i < data.size(); ++i) {
+      auto t = toTensor(in, data[i]);
+      std::string item;
+      int64_t n = t->eager.numElements();
+      auto elem = [&](int64_t k) -> std::string {  // str() of the numpy element
+        const Tensor &e = t->eager;
+        switch (e.dtype()) {
+        case DType::String: return bytesRepr(e.data<std::string>()[k]);
+        case DType::Float32: return float32Repr(e.data<float>()[k]);
+        case DType::Float64: return pythonFloatRepr(e.data<double>()[k]);
+        case DType::Bool: return e.data<bool>()[k] ? "True" : "False";
+        default: return std::to_string(e.elementAsInt(k));
+        }
+      };
+      if (t->eager.rank() == 0) item = summarize != 0 ? elem(0) : "";
+      else {
+        for (int64_t k = 0; k < n && k < summarize; ++k) item += (k ? ", " : "") + elem(k);
+        if (n > summarize) item += ", ...";
+      }
+      summary += (i ? "\n" : "") + item;
+    }
+    raiseTf(in, "InvalidArgumentError",
+            fmt::format("Expected '{}' to be true. Summarized data: {}", in.str(Value(cond)), summary));
+  }
+  std::string message;
+  for (size_t i = 0; i < data.size(); ++i) {
+    if (!data[i].as<StrObject>())
+      raiseTf(in, "NotImplementedError",
+              "tf.debugging.Assert inside a tf.function supports string data only in tfs");
+    message += (i ? "] [" : "") + in.str(data[i]);
+  }
+  GraphScope *g = cond->symbolic() ? cond->scope : currentGraph(in);
+  ir::Value *c = cond->symbolic() ? cond->sym : g->builder().constant(denseFromTensor(cond->eager), in.currentSpan());
+  try {
+    std::vector<ir::Value *> ops{c};
+    g->builder().createNode(OpKind::Assert, ops, {{"message", message}}, in.currentSpan());
+  } catch (const ir::OpError &e) {
+    raiseOpError(in, e);
+  }
+  return Value();
+}
+
 void tfPrint(Interpreter &in, Args a, const Kwargs &kw) {
   std::string sep = " ", end = "\n";
   int64_t summarize = 3;
@@ -349,6 +408,9 @@ Value makeTfModule(Interpreter &in, bool v1) {
     return t;
   });
   def(in, *tf, "print", [](Interpreter &in, Args a, const Kwargs &kw) { tfPrint(in, a, kw); return Value(); });
+  Value assertFn = in.native("Assert", [](Interpreter &in, Args a, const Kwargs &kw) { return tfAssert(in, a, kw); });
+  tf->scope->vars["Assert"] = assertFn;
+  submodule(in, *tf, "debugging")->scope->vars["Assert"] = assertFn;
   def(in, *tf, "name_scope", [](Interpreter &in, Args a, const Kwargs &) -> Value {
     auto s = make<NameScopeObject>();
     s->name = a.empty() || a[0].isNone() ? "" : in.str(a[0]);
