@@ -140,7 +140,11 @@ std::string blockOwner(antlr4::TokenStream &tokens, size_t colonIndex) {
     std::string c = t->getText();
     if (c == "'" || c == "\"") {
       // Is it the start of a triple-quoted string?
-      std::string_view rest = file->line(line).substr(t->getCharPositionInLine());
+      // (ANTLR's column counts code points and its lines only '\n', so it may
+      // lie past this byte view of the line: then there is no rest.)
+      std::string_view text = file->line(line);
+      size_t pos = size_t(t->getCharPositionInLine());
+      std::string_view rest = pos <= text.size() ? text.substr(pos) : std::string_view();
       bool triple = rest.substr(0, 3) == std::string(3, c[0]);
       uint32_t detected = triple ? file->lineCount() : line;
       fail(file, "SyntaxError",
