@@ -14,14 +14,7 @@ namespace {
 using Types = std::vector<TensorType>;
 using In = std::span<const TensorType>;
 
-std::string dimsText(const Shape &s) {
-  std::string out = "[";
-  for (size_t i = 0; i < s.dims.size(); ++i) {
-    if (i) out += ',';
-    out += s.dims[i] < 0 ? "?" : std::to_string(s.dims[i]);
-  }
-  return out + "]";
-}
+std::string dimsText(const Shape &s) { return s.debugString(); }
 
 OpError opError(OpKind kind, const std::string &msg) {
   return OpError{"InvalidArgumentError", fmt::format("{} [Op:{}]", msg, tfOpType(kind))};

@@ -57,6 +57,16 @@ std::string Shape::tfString() const {
   return s + ")";
 }
 
+std::string Shape::debugString() const {
+  if (!ranked) return "<unknown>";
+  std::string s = "[";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i) s += ',';
+    s += dims[i] < 0 ? "?" : std::to_string(dims[i]);
+  }
+  return s + "]";
+}
+
 bool Shape::isCompatibleWith(const Shape &concrete) const {
   if (!ranked || !concrete.ranked) return true;
   if (dims.size() != concrete.dims.size()) return false;

@@ -41,6 +41,9 @@ struct Shape {
   bool operator==(const Shape &o) const { return ranked == o.ranked && dims == o.dims; }
   // TF text: "(2, 3)", "()", "(None, 3)", "<unknown>"
   std::string tfString() const;
+  // TF's C++ TensorShape debug text (kernel/shape-inference messages):
+  // "[2,3]", "[]", "[?,3]", "<unknown>"
+  std::string debugString() const;
   // Is `concrete` an instance of this (possibly partial) shape?
   bool isCompatibleWith(const Shape &concrete) const;
 };

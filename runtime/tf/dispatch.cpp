@@ -252,13 +252,6 @@ const char *tfDataTypeEnum(DType d) {
     y = i < r - b.rank() ? 1 : b.dims[i - (r - b.rank())];
     if (x != y && x != 1 && y != 1 && x >= 0 && y >= 0) break;
   }
-  auto dimsText = [](const ir::Shape &sh) {  // TF's TensorShape debug form: [2,?]
-    if (!sh.ranked) return std::string("<unknown>");
-    std::string out = "[";
-    for (size_t i = 0; i < sh.dims.size(); ++i)
-      out += (i ? "," : "") + (sh.dims[i] < 0 ? std::string("?") : std::to_string(sh.dims[i]));
-    return out + "]";
-  };
   auto inputName = [](const TensorObject &t) { return t.symbolic() ? t.name : std::string("Const"); };
   std::string node = g.uniqueName(nodeNamePrefix(in) + (tfName.empty() ? ir::tfOpType(kind) : tfName));
   DType dt = inputs[0]->symbolic() ? inputs[0]->sym->type.dtype : inputs[0]->eager.dtype();
@@ -266,7 +259,7 @@ const char *tfDataTypeEnum(DType d) {
            fmt::format("Dimensions must be equal, but are {} and {} for '{{{{node {}}}}} = {}[T={}]({}, {})' "
                        "with input shapes: {}, {}.",
                        x, y, node, ir::tfOpType(kind), tfDataTypeEnum(dt), inputName(*inputs[0]),
-                       inputName(*inputs[1]), dimsText(a), dimsText(b)));
+                       inputName(*inputs[1]), a.debugString(), b.debugString()));
 }
 }  // namespace
 

@@ -135,16 +135,7 @@ Value tfAssert(Interpreter &in, Args a, const Kwargs &kw) {
       auto t = toTensor(in, data[i]);
       std::string item;
       int64_t n = t->eager.numElements();
-      auto elem = [&](int64_t k) -> std::string {  // str() of the numpy element
-        const Tensor &e = t->eager;
-        switch (e.dtype()) {
-        case DType::String: return bytesRepr(e.data<std::string>()[k]);
-        case DType::Float32: return float32Repr(e.data<float>()[k]);
-        case DType::Float64: return pythonFloatRepr(e.data<double>()[k]);
-        case DType::Bool: return e.data<bool>()[k] ? "True" : "False";
-        default: return std::to_string(e.elementAsInt(k));
-        }
-      };
+      auto elem = [&](int64_t k) { return formatScalar(t->eager, k); };  // numpy str()
       if (t->eager.rank() == 0) item = summarize != 0 ? elem(0) : "";
       else {
         for (int64_t k = 0; k < n && k < summarize; ++k) item += (k ? ", " : "") + elem(k);
