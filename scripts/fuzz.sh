@@ -99,6 +99,16 @@ max_len_for() {
   esac
 }
 
+# libFuzzer's entropic scheduler updates a frequency for every feature an
+# input hits; the interpreter hits ~90,000 (vs ~10,000 for the others) and
+# that bookkeeping cost 3x its executions per second, so it uses the
+# classic scheduler.
+extra_flags_for() {
+  case $1 in
+    fuzz_interpreter) echo -entropic=0 ;;
+  esac
+}
+
 # --- run ---------------------------------------------------------------------
 # Scripts run from a scratch directory (relative paths they name land there).
 cd "$OUT/work"
@@ -113,7 +123,7 @@ for t in "${TARGETS[@]}"; do
   mkdir -p "$crashes" "$checked_in"
   log=$OUT/$t.log
   common=(-max_len="$(max_len_for "$t")" -timeout=10 -rss_limit_mb=2048
-          -dict="$(dict_for "$t")" -artifact_prefix="$crashes/")
+          -dict="$(dict_for "$t")" -artifact_prefix="$crashes/" $(extra_flags_for "$t"))
   # 1. Every checked-in seed and crash reproducer once (a regression run).
   mapfile -t files < <(find "$checked_in" -type f | sort)
   if [ ${#files[@]} -gt 0 ] && ! "$bin" "${common[@]}" "${files[@]}" >"$log" 2>&1; then
@@ -143,6 +153,13 @@ for t in "${TARGETS[@]}"; do
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
   line="$t: ${execs:-?} executions in ${secs} s (${rate:-?}/s), corpus $(find "$corpus" -type f | wc -l) files"
+  # libFuzzer stops checking each input for leaks after 1,000 runs that end
+  # with more mallocs than frees: the target keeps state from run to run
+  # (memory that grows with every script), a bug in itself.
+  if grep -q "disabled leak detection" "$log"; then
+    [ "$rc" -ne 0 ] || rc=1
+    line+=", per-input leak checks disabled: the target accumulates memory across runs"
+  fi
   if [ $rc -ne 0 ]; then
     status=1
     line+=", FAILED (exit $rc; log: $log)"

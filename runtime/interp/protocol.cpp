@@ -489,6 +489,17 @@ Value Interpreter::iter(const Value &v) {
 }
 
 std::optional<Value> Interpreter::next(const Value &it) {
+  if (auto *inst = it.as<InstanceObject>()) {
+    // A user iterator passed to next(): its __next__, StopIteration ends it.
+    auto m = inst->klass->lookup("__next__");
+    if (!m) raise("TypeError", fmt::format("'{}' object is not an iterator", typeName(it)));
+    try {
+      return call(Value(make<BoundMethod>(it, *m)), {});
+    } catch (PyException &e) {
+      if (isInstance(e.exc, exceptionClass("StopIteration").get())) return std::nullopt;
+      throw;
+    }
+  }
   if (Object *o = it.obj()) return o->next(*this);
   raise("TypeError", fmt::format("'{}' object is not an iterator", typeName(it)));
 }

@@ -23,10 +23,13 @@ Value callConverted(Interpreter &in, const Value &f, Args args, const Kwargs &kw
 
 namespace {
 
+Value rebuildOutputs(Interpreter &in, const Value &s, const std::vector<Value> &results);
+
 struct ConcreteFunction : Object, CycleTracked {
   std::shared_ptr<GraphScope> scope;
   std::vector<Ref<VariableObject>> variables;
   Value outputStructure;        // Python structure with TensorObject placeholders
+  std::vector<ir::TensorType> outputTypes;  // of the traced outputs, as traced
   std::vector<size_t> outputSlots;
   // Built on the first call recorded by a GradientTape (see callConcrete).
   std::shared_ptr<FunctionGradient> gradient;
@@ -43,6 +46,14 @@ struct ConcreteFunction : Object, CycleTracked {
       return in.tuple(vs);
     }
     if (name == "graph") return Value(Ref<Object>(this));
+    // The traced outputs' shapes and dtypes in the output structure (tf.data
+    // derives a map()'s element_spec from them).
+    if (name == "output_shapes" || name == "output_dtypes") {
+      std::vector<Value> leaves;
+      for (auto &t : outputTypes)
+        leaves.push_back(name == "output_shapes" ? Value(make<TensorShapeObject>(t.shape)) : dtypeValue(t.dtype));
+      return rebuildOutputs(in, outputStructure, leaves);
+    }
     return std::nullopt;
   }
 };
@@ -52,6 +63,9 @@ struct FunctionWrapper : Object, CycleTracked {
   Value self;  // bound instance (methods)
   bool autograph = true;
   bool hasSignature = false;
+  // tf.data's map/filter functions: always traced; run_functions_eagerly
+  // does not apply to them in TF either.
+  bool graphOnly = false;
   std::vector<std::pair<ir::Shape, DType>> signature;
   std::string name;
   std::shared_ptr<std::unordered_map<std::string, Ref<ConcreteFunction>>> cache =
@@ -83,6 +97,19 @@ struct FunctionWrapper : Object, CycleTracked {
   std::optional<Value> call(Interpreter &in, Args args, const Kwargs &kwargs) override;
   std::optional<Value> getAttr(Interpreter &in, const std::string &name) override;
   Ref<ConcreteFunction> concrete(Interpreter &in, const std::vector<Value> &args, const Kwargs &kwargs);
+  // Zero tensors matching the input_signature (unknown dimensions 1): the
+  // trace relaxes them back to the signature's shapes.
+  std::vector<Value> signatureArgs() const {
+    std::vector<Value> args;
+    for (auto &[shape, dtype] : signature) {
+      std::vector<int64_t> dims = shape.ranked ? shape.dims : std::vector<int64_t>{};
+      for (auto &d : dims) if (d < 0) d = 1;
+      auto t = make<TensorObject>();
+      t->eager = Tensor::fromDoubles(dtype, dims, std::vector<double>(size_t(ir::Shape(dims).numElements()), 0.0));
+      args.push_back(Value(t));
+    }
+    return args;
+  }
   Ref<ConcreteFunction> trace(Interpreter &in, const std::vector<Value> &args, const Kwargs &kwargs, bool allowCreation,
                               int &created);
 };
@@ -233,6 +260,7 @@ Ref<ConcreteFunction> FunctionWrapper::trace(Interpreter &in, const std::vector<
     result = autograph ? callConverted(in, pyFunc, callArgs, symKw) : in.call(pyFunc, callArgs, symKw);
     std::vector<ir::Value *> outs;
     cf->outputStructure = collectOutputs(in, result, g, outs);
+    for (ir::Value *x : outs) cf->outputTypes.push_back(x->type);
     g.builder().ret(outs, in.currentSpan());
   } catch (...) {
     c.graphs.pop_back();
@@ -336,7 +364,7 @@ std::optional<Value> FunctionWrapper::call(Interpreter &in, Args args, const Kwa
   }
   // tf.config.run_functions_eagerly(True): the Python function runs as written
   // (no AutoGraph, no tracing), the debugging mode TF documents.
-  if (ctx(in).runFunctionsEagerly && !ctx(in).eagerDisabled) {
+  if (ctx(in).runFunctionsEagerly && !ctx(in).eagerDisabled && !graphOnly) {
     std::vector<Value> callArgs;
     if (!self.isNone()) callArgs.push_back(self);
     callArgs.insert(callArgs.end(), args.begin(), args.end());
@@ -413,6 +441,8 @@ std::optional<Value> FunctionWrapper::getAttr(Interpreter &in, const std::string
       std::vector<Value> argv(a.begin(), a.end());
       for (auto &v : argv)
         if (auto *t = v.as<TensorObject>(); t && t->numpy) v = Value(toTensor(in, v));
+      // With an input_signature, no arguments means "the signature's function".
+      if (argv.empty() && kw.empty() && selfRef->hasSignature) argv = selfRef->signatureArgs();
       return Value(selfRef->concrete(in, argv, kw));
     });
   if (attr == "experimental_get_tracing_count")
@@ -444,16 +474,14 @@ TracedSignature traceForExport(Interpreter &in, const Value &f) {
   if (!w) in.raise("ValueError", fmt::format("signature must be a tf.function, got {}", in.typeName(f)));
   if (!w->hasSignature)
     in.raise("ValueError", "saving a tf.function requires an input_signature (tfs saves one concrete function per signature)");
-  std::vector<Value> args;
-  for (auto &[shape, dtype] : w->signature) {
-    std::vector<int64_t> dims = shape.dims;
-    for (auto &d : dims) if (d < 0) d = 1;
-    auto t = make<TensorObject>();
-    t->eager = Tensor::fromDoubles(dtype, dims, std::vector<double>(size_t(ir::Shape(dims).numElements()), 0.0));
-    args.push_back(Value(t));
-  }
-  Ref<ConcreteFunction> cf = w->concrete(in, args, {});
+  Ref<ConcreteFunction> cf = w->concrete(in, w->signatureArgs(), {});
   return TracedSignature{cf->scope, cf->variables};
+}
+
+Value makeDatasetFunction(Interpreter &in, const Value &f, const Value &signature) {
+  Value w = makeFunction(in, f, true, signature);
+  w.as<FunctionWrapper>()->graphOnly = true;
+  return w;
 }
 
 void installFunctionApi(Interpreter &in, ModuleObject &tf) {

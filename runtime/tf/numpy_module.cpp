@@ -67,7 +67,8 @@ Value makeNumpyModule(Interpreter &in) {
     np->scope->vars[ir::dtypeName(d)] = dtypeValue(d);
   }
   np->scope->vars["bool_"] = dtypeValue(DType::Bool);
-  if (ndarrayClass) np->scope->vars["ndarray"] = Value(Ref<Object>(ndarrayClass));
+  installTensorClasses(in);
+  np->scope->vars["ndarray"] = Value(Ref<Object>(ndarrayClass));
   np->scope->vars["pi"] = Value::real(M_PI);
   np->scope->vars["newaxis"] = Value();
   def(*np, "array", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
@@ -76,7 +77,9 @@ Value makeNumpyModule(Interpreter &in) {
     if (a.size() > 1) d = dtypeArg(in, a[1]);
     Tensor t = asArray(in, a[0]);
     if (d && *d != t.dtype()) t = runKernel(OpKind::Cast, std::vector<Tensor>{t}, ir::Attrs{{"dtype", *d}})[0];
-    return arr(t.copy());
+    Value v = arr(t.copy());
+    v.as<TensorObject>()->zeroDimArray = true;
+    return v;
   });
   np->scope->vars["asarray"] = np->scope->vars["array"];
   for (const char *n : {"zeros", "ones"}) {

@@ -193,7 +193,6 @@ std::optional<Value> TensorObject::getAttr(Interpreter &in, const std::string &n
   if (name == "numpy") {
     return in.native("numpy", [self](Interpreter &in, Args, const Kwargs &) -> Value {
       if (self->symbolic()) raiseTf(in, "NotImplementedError", "numpy() is only available when eager execution is enabled.");
-      if (self->eager.rank() == 0 && !self->numpy) return wrap(self->eager, true);
       return wrap(self->eager, true);
     });
   }
@@ -389,7 +388,7 @@ std::optional<Value> TensorObject::getItem(Interpreter &in, const Value &key) {
 std::optional<std::string> TensorObject::repr(Interpreter &in) {
   if (symbolic())
     return fmt::format("<tf.Tensor '{}:0' shape={} dtype={}>", name, shapeDims(shape()), ir::dtypeName(dtype()));
-  if (numpy) return formatNumpyRepr(eager);
+  if (numpy) return eager.rank() == 0 && !zeroDimArray ? formatNumpy(eager) : formatNumpyRepr(eager);
   std::string body = formatNumpy(eager);
   return fmt::format("<tf.Tensor: shape={}, dtype={}, numpy={}>", shapeDims(shape()), ir::dtypeName(dtype()),
                      eager.rank() == 0 ? body : formatNumpyRepr(eager));

@@ -30,6 +30,9 @@ struct TensorObject : Object {
   GraphScope *scope = nullptr;  // graph the symbolic value belongs to
   std::string name;             // TF name without ":0"
   bool numpy = false;           // a numpy ndarray
+  // numpy turns 0-d results into scalars (np.int32(3), repr `3`); only
+  // np.array(3) makes a 0-d array (repr `array(3)`), which sets this.
+  bool zeroDimArray = false;
   std::vector<ir::Node *> controlDeps;  // v1: nodes to run when fetched (assign)
   int64_t id;
 
@@ -135,7 +138,9 @@ struct TfContext {
   std::vector<std::string> v1ScopeStack;  // variable_scope names
   std::vector<bool> v1ReuseStack;
   std::unordered_map<std::string, Ref<VariableObject>> v1Variables;  // get_variable store
-  Ref<ClassObject> tensorClass, variableClass, moduleClass;
+  // The classes of tf.Tensor, tf.Variable and np.ndarray (installTensorClasses).
+  Ref<ClassObject> tensorClass, variableClass, ndarrayClass;
+  ~TfContext();
   // AutoGraph conversions by source function. Per run, not process-wide: the
   // key is the AST node's address, which a later run (the fuzzer runs many
   // in one process) can reuse for a different function.
@@ -183,8 +188,16 @@ extern thread_local int variablesCreated;
 Value makeVariable(Interpreter &in, const Value &init, std::optional<DType> dtype, const std::string &name,
                    bool trainable, bool v1);
 
-// Class objects for isinstance(x, tf.Variable) / tf.Tensor / np.ndarray.
+// Class objects for isinstance(x, tf.Variable) / tf.Tensor / np.ndarray:
+// the running interpreter's (its TfContext owns them and clears these when
+// the run ends). One set per run, so that a process running many scripts
+// (the fuzzer) neither keeps every run's classes nor sees a torn-down one.
 extern ClassObject *variableClass, *tensorClass, *ndarrayClass;
+void installTensorClasses(Interpreter &in);  // idempotent within a run
+
+// A tf.function for tf.data's map/filter: traced even under
+// tf.config.run_functions_eagerly(True), as TF does.
+Value makeDatasetFunction(Interpreter &in, const Value &f, const Value &signature);
 Value newGraph();
 
 // The graph of a tf.function with an input_signature, for saving.

@@ -1,6 +1,6 @@
 // The `tensorflow` module object: tensors, variables, tapes, printing,
 // random, strings, name scopes, dtypes, and the lazily attached parts
-// (tf.Module and tf.keras from the prelude, compat.v1, autograph).
+// (tf.Module, tf.keras and tf.data from the prelude, compat.v1, autograph).
 #include "runtime/kernels/kernels.h"
 #include "runtime/tensor/format.h"
 #include "runtime/tf/tf.h"
@@ -365,31 +365,13 @@ Value makeTfModule(Interpreter &in, bool v1) {
                         in.truth(args[1]), ctx(in).v1Graph != nullptr);
   });
   // tf.Variable and tf.Tensor are classes (isinstance works on them).
-  auto makeClass = [&](const std::string &name, NativeFn ctor) {
-    auto c = make<ClassObject>();
-    c->name = name;
-    c->construct = std::move(ctor);
-    c->mro.push_back(c.get());
-    auto object = Ref<ClassObject>(in.builtin("object").as<ClassObject>());
-    c->bases.push_back(object);
-    c->mro.push_back(object.get());
-    static std::vector<Ref<ClassObject>> keep;  // classes outlive every interpreter
-    keep.push_back(c);
-    return c;
-  };
+  installTensorClasses(in);
   {
+    // tf.Variable(...) called through the class runs the function above.
     Value ctor = tf->scope->vars["Variable"];
-    auto vc = makeClass("Variable", [ctor](Interpreter &in, Args a, const Kwargs &kw) { return in.call(ctor, a, kw); });
-    tf->scope->vars["Variable"] = vc;
-    variableClass = vc.get();
-    auto tc = makeClass("Tensor", [](Interpreter &in, Args, const Kwargs &) -> Value {
-      in.raise("TypeError", "tf.Tensor objects are created by tf operations, not constructed directly");
-    });
-    tf->scope->vars["Tensor"] = tc;
-    tensorClass = tc.get();
-    if (!ndarrayClass) ndarrayClass = makeClass("ndarray", [](Interpreter &in, Args a, const Kwargs &) -> Value {
-      in.raise("TypeError", "use np.array() to create arrays");
-    }).get();
+    ctx(in).variableClass->construct = [ctor](Interpreter &in, Args a, const Kwargs &kw) { return in.call(ctor, a, kw); };
+    tf->scope->vars["Variable"] = ctx(in).variableClass;
+    tf->scope->vars["Tensor"] = ctx(in).tensorClass;
   }
   def(in, *tf, "Graph", [](Interpreter &, Args, const Kwargs &) { return newGraph(); });
   def(in, *tf, "GradientTape", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
@@ -475,7 +457,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
   // Converted code (AutoGraph) calls the operators of module `ag`.
   if (!in.builtins()->vars.count("ag")) in.builtins()->vars["ag"] = makeAgModule(in);
 
-  // Prelude-backed parts: tf.Module and tf.keras.
+  // Prelude-backed parts: tf.Module, tf.keras and tf.data.
   Ref<ModuleObject> self = tf;
   tf->lazy = [](Interpreter &in, const std::string &name) -> std::optional<Value> {
     if (name == "Module") return in.getAttr(in.importModule("_tf_module"), "Module");
@@ -509,6 +491,16 @@ Value makeTfModule(Interpreter &in, bool v1) {
       keras->scope->vars["activations"] = activations;
       return Value(keras);
     }
+    if (name == "data") {
+      Value d = in.importModule("_tf_data");
+      auto data = make<ModuleObject>("tensorflow.data");
+      auto experimental = make<ModuleObject>("tensorflow.data.experimental");
+      for (const char *n : {"Dataset", "AUTOTUNE"}) data->scope->vars[n] = in.getAttr(d, n);
+      for (const char *n : {"AUTOTUNE", "INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY"})
+        experimental->scope->vars[n] = in.getAttr(d, n);
+      data->scope->vars["experimental"] = experimental;
+      return Value(data);
+    }
     if (name == "compat") {
       auto compat = make<ModuleObject>("tensorflow.compat");
       compat->scope->vars["v1"] = in.importModule("tensorflow.compat.v1");
@@ -530,6 +522,15 @@ void registerTfModules() {
     return v1;
   });
   Interpreter::registerNativeModule("numpy", [](Interpreter &in) { return makeNumpyModule(in); });
+  // Native helpers of the prelude modules (not part of the tf API).
+  Interpreter::registerNativeModule("_tf_internal", [](Interpreter &in) -> Value {
+    auto m = make<ModuleObject>("_tf_internal");
+    def(in, *m, "dataset_function", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
+      auto args = in.bindArgs("dataset_function", a, kw, {"func", "input_signature"}, {std::nullopt, Value()});
+      return makeDatasetFunction(in, args[0], args[1]);
+    });
+    return Value(m);
+  });
 }
 
 }  // namespace tfs::runtime::tf

@@ -106,6 +106,41 @@ void assignVariable(Interpreter &in, VariableObject &v, OpKind kind, const Value
 
 ClassObject *variableClass = nullptr, *tensorClass = nullptr, *ndarrayClass = nullptr;
 
+void installTensorClasses(Interpreter &in) {
+  TfContext &c = ctx(in);
+  if (c.tensorClass) return;
+  auto makeClass = [&](const std::string &name, NativeFn ctor) {
+    auto k = make<ClassObject>();
+    k->name = name;
+    k->construct = std::move(ctor);
+    auto object = Ref<ClassObject>(in.builtin("object").as<ClassObject>());
+    k->bases.push_back(object);
+    k->mro = {k.get(), object.get()};
+    return k;
+  };
+  // tf.Variable's constructor is set by the tf module (it calls tf.Variable).
+  c.variableClass = makeClass("Variable", [](Interpreter &in, Args, const Kwargs &) -> Value {
+    in.raise("TypeError", "tf.Variable is not available before `import tensorflow`");
+  });
+  c.tensorClass = makeClass("Tensor", [](Interpreter &in, Args, const Kwargs &) -> Value {
+    in.raise("TypeError", "tf.Tensor objects are created by tf operations, not constructed directly");
+  });
+  c.ndarrayClass = makeClass("ndarray", [](Interpreter &in, Args, const Kwargs &) -> Value {
+    in.raise("TypeError", "use np.array() to create arrays");
+  });
+  variableClass = c.variableClass.get();
+  tensorClass = c.tensorClass.get();
+  ndarrayClass = c.ndarrayClass.get();
+}
+
+TfContext::~TfContext() {
+  // The globals name this run's classes only while it lasts.
+  namespace g = ::tfs::runtime::tf;
+  if (g::variableClass == variableClass.get()) g::variableClass = nullptr;
+  if (g::tensorClass == tensorClass.get()) g::tensorClass = nullptr;
+  if (g::ndarrayClass == ndarrayClass.get()) g::ndarrayClass = nullptr;
+}
+
 ClassObject *VariableObject::cls() const { return variableClass; }
 
 std::optional<Value> VariableObject::getAttr(Interpreter &in, const std::string &attr) {
