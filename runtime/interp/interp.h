@@ -26,6 +26,8 @@ struct RunOptions {
   // OSError). For the fuzzer: a mutated script could otherwise save over,
   // and so delete, any directory it names.
   bool readOnlyFiles = false;
+  // time.sleep returns at once (the fuzzer: a mutated sleep(1e6) is not a hang).
+  bool skipSleep = false;
   std::vector<std::string> argv;  // sys.argv: the script path, then its arguments
 };
 

@@ -220,8 +220,12 @@ Ref<ClassObject> Interpreter::typeOf(const Value &v) {
   return hiddenType(v.obj()->typeName());
 }
 
-void Interpreter::step() {
+void Interpreter::pollInterrupt() {
   if (interrupted.exchange(false)) raise("KeyboardInterrupt", "");
+}
+
+void Interpreter::step() {
+  pollInterrupt();
   if (options_.maxSteps > 0 && ++steps_ > options_.maxSteps)
     raise("RuntimeError", fmt::format("step limit exceeded (--max-steps={})", options_.maxSteps));
 }

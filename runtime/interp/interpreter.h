@@ -110,6 +110,9 @@ public:
 
   // Executed statements (for --max-steps) and SIGINT checks.
   void step();
+  // Raises KeyboardInterrupt after a Ctrl-C (for native code that waits,
+  // such as time.sleep).
+  void pollInterrupt();
 
 private:
   friend struct Evaluator;

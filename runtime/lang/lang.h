@@ -1,5 +1,5 @@
 // Language-level native modules of the interpreter (CPython standard-library
-// subset that .tfs scripts commonly import): `math`, `sys`.
+// subset that .tfs scripts commonly import): `math`, `sys`, `time`, `timeit`.
 //
 // The extension API for native modules and types is Interpreter
 // (runtime/interp/interpreter.h) and Object (runtime/interp/value.h):
@@ -18,8 +18,10 @@ namespace tfs::runtime {
 
 // Registers `sys` (sys_module.cpp); part of registerLanguageModules.
 void registerSysModule();
+// Registers `time` and `timeit` (time_module.cpp); part of registerLanguageModules.
+void registerTimeModules();
 
-// Registers `math` and `sys` with Interpreter::registerNativeModule. Idempotent; called
+// Registers `math`, `sys`, `time` and `timeit` with Interpreter::registerNativeModule. Idempotent; called
 // by the Interpreter constructor so every run sees these modules.
 void registerLanguageModules();
 

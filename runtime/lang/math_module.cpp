@@ -194,6 +194,7 @@ void registerLanguageModules() {
   done = true;
   Interpreter::registerNativeModule("math", makeMathModule);
   registerSysModule();
+  registerTimeModules();
 }
 
 }  // namespace tfs::runtime

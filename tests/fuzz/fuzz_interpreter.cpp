@@ -8,7 +8,8 @@
 //
 // Scripts run with RunOptions::readOnlyFiles: a mutated
 // tf.saved_model.save(...) could otherwise replace (and delete) any
-// directory it names.
+// directory it names; and with RunOptions::skipSleep, so that a mutated
+// time.sleep(1e6) is not reported as a hang.
 #include "frontend/frontend.h"
 #include "runtime/interp/interp.h"
 #include "runtime/tf/tf.h"
@@ -40,6 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     // until ResourceExhaustedError) takes longer than the 10 s timeout.
     options.maxMemoryBytes = int64_t(64) << 20;
     options.readOnlyFiles = true;
+    options.skipSleep = true;
     options.argv = {"fuzz.tfs"};
     runtime::runModule(*module, options);
   });
