@@ -36,11 +36,6 @@ std::vector<int64_t> shapeOf(Interpreter &in, Args a, size_t from) {
   return dims;
 }
 
-std::mt19937_64 &rng() {
-  static std::mt19937_64 g(5489);
-  return g;
-}
-
 Value reduce(Interpreter &in, OpKind k, Args a, const Kwargs &kw) {
   Tensor x = asArray(in, a[0]);
   Value axis = a.size() > 1 ? a[1] : Value();
@@ -106,23 +101,7 @@ Value makeNumpyModule(Interpreter &in) {
     for (int64_t i = 0; i < n; ++i) vals.push_back(start + double(i) * step);
     return arr(Tensor::fromDoubles(d.value_or(anyFloat ? DType::Float64 : DType::Int64), {n}, vals));
   });
-  def(*random, "seed", [](Interpreter &in, Args a, const Kwargs &) { rng().seed(uint64_t(in.toInt(a[0]))); return Value(); });
-  def(*random, "rand", [](Interpreter &in, Args a, const Kwargs &) -> Value {
-    std::vector<int64_t> shape = shapeOf(in, a, 0);
-    Tensor t = Tensor::empty(DType::Float64, shape);
-    std::uniform_real_distribution<double> u(0.0, 1.0);
-    for (int64_t i = 0; i < t.numElements(); ++i) t.data<double>()[i] = u(rng());
-    if (shape.empty()) return Value::real(t.data<double>()[0]);
-    return arr(t);
-  });
-  def(*random, "randn", [](Interpreter &in, Args a, const Kwargs &) -> Value {
-    std::vector<int64_t> shape = shapeOf(in, a, 0);
-    Tensor t = Tensor::empty(DType::Float64, shape);
-    std::normal_distribution<double> nd(0.0, 1.0);
-    for (int64_t i = 0; i < t.numElements(); ++i) t.data<double>()[i] = nd(rng());
-    if (shape.empty()) return Value::real(t.data<double>()[0]);
-    return arr(t);
-  });
+  installNumpyRandom(in, *random);
   auto binaryFn = [&](const char *name, BinOp op) {
     def(*np, name, [op](Interpreter &in, Args a, const Kwargs &) -> Value {
       return tensorBinary(in, op, arr(asArray(in, a[0])), arr(asArray(in, a[1])), true);

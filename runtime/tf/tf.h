@@ -195,6 +195,9 @@ Value makeVariable(Interpreter &in, const Value &init, std::optional<DType> dtyp
 extern ClassObject *variableClass, *tensorClass, *ndarrayClass;
 void installTensorClasses(Interpreter &in);  // idempotent within a run
 
+// numpy.random (numpy_random.cpp): numpy's legacy generator, draw for draw.
+void installNumpyRandom(Interpreter &in, ModuleObject &random);
+
 // A tf.function for tf.data's map/filter: traced even under
 // tf.config.run_functions_eagerly(True), as TF does.
 Value makeDatasetFunction(Interpreter &in, const Value &f, const Value &signature);
