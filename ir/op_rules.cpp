@@ -126,11 +126,14 @@ template <OpKind K> RULE(argReduce) {
   requireNumeric(K, in[0]);
   DType out = attrDType(attrs, "output_type").value_or(DType::Int64);
   if (!in[0].shape.ranked) return {TensorType{out, Shape::unranked()}};
-  size_t r = in[0].shape.rank();
-  int64_t axis = normAxis(K, attrInt(attrs, "axis", 0), r);
+  int64_t r = int64_t(in[0].shape.rank()), axis = attrInt(attrs, "axis", 0);
+  // TF's ArgOp check (stricter than the reductions': a scalar has no axis 0).
+  if (axis < -r || axis >= r)
+    throw opError(K, fmt::format("Expected dimension in the range [{}, {}), but got {}", -r, r, axis));
+  if (axis < 0) axis += r;
   std::vector<int64_t> dims;
-  for (size_t i = 0; i < r; ++i)
-    if (int64_t(i) != axis) dims.push_back(in[0].shape.dims[i]);
+  for (int64_t i = 0; i < r; ++i)
+    if (i != axis) dims.push_back(in[0].shape.dims[size_t(i)]);
   return {TensorType{out, Shape(dims)}};
 }
 

@@ -139,6 +139,20 @@ Value Interpreter::makeFunction(const FunctionDef &def, Ref<Scope> closure, Ref<
 }
 
 Value Interpreter::call(const Value &f, Args args, const Kwargs &kwargs) {
+  try {
+    return callUnchecked(f, args, kwargs);
+  } catch (const MissingArgument &m) {
+    // A native callee indexed an argument the caller did not pass.
+    std::string name = typeName(f);
+    if (auto *nf = f.as<NativeFunction>()) name = nf->name;
+    else if (auto *cls = f.as<ClassObject>()) name = cls->name;
+    else if (auto *bm = f.as<BoundMethod>(); bm && bm->func.as<NativeFunction>()) name = bm->func.as<NativeFunction>()->name;
+    raise("TypeError", fmt::format("{}() missing required argument: expected at least {} positional argument{}, got {}",
+                                   name, m.index + 1, m.index == 0 ? "" : "s", args.size()));
+  }
+}
+
+Value Interpreter::callUnchecked(const Value &f, Args args, const Kwargs &kwargs) {
   if (auto *fn = f.as<FunctionObject>()) return callFunction(*fn, fn->def, args, kwargs, nullptr);
   if (auto *nf = f.as<NativeFunction>()) return nf->fn(*this, args, kwargs);
   if (auto *bm = f.as<BoundMethod>()) {

@@ -28,6 +28,9 @@ struct RunOptions {
   bool readOnlyFiles = false;
   // time.sleep returns at once (the fuzzer: a mutated sleep(1e6) is not a hang).
   bool skipSleep = false;
+  // A C++ exception escaping the script (a tfs bug) aborts instead of being
+  // reported as SystemError (the fuzzers: such bugs must be findings).
+  bool abortOnInternalError = false;
   std::vector<std::string> argv;  // sys.argv: the script path, then its arguments
 };
 

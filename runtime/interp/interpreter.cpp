@@ -324,6 +324,21 @@ int runModule(const ast::Module &module, const RunOptions &options) {
       std::fputs(frontend::formatDiagnostic(d).c_str(), stderr);
       status = 1;
     }
+  } catch (const std::exception &e) {
+    // A C++ error no layer turned into a Python exception: a tfs bug, but
+    // the user still gets the script position and exit status 1. The
+    // fuzzers abort here instead, so that such bugs are findings.
+    if (options.abortOnInternalError) {
+      std::fprintf(stderr, "tfs: internal error: %s\n", e.what());
+      std::abort();
+    }
+    std::fflush(stdout);
+    frontend::Diagnostic d;
+    d.errorClass = "SystemError";
+    d.message = fmt::format("tfs internal error: {} (please report this script)", e.what());
+    d.span = in.currentSpan();
+    std::fputs(frontend::formatDiagnostic(d).c_str(), stderr);
+    status = 1;
   }
   std::fflush(stdout);
   {

@@ -115,6 +115,8 @@ public:
   void pollInterrupt();
 
 private:
+  Value callUnchecked(const Value &f, Args args, const Kwargs &kwargs);
+
   friend struct Evaluator;
   Value callFunction(FunctionObject &fn, const ast::FunctionDef *def, Args args,
                      const Kwargs &kwargs, const Value *self);

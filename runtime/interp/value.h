@@ -95,7 +95,24 @@ private:
   Ref<Object> obj_;
 };
 
-using Args = std::span<const Value>;
+// Thrown by Args::operator[] past the last argument; Interpreter::call turns
+// it into Python's TypeError naming the callee.
+struct MissingArgument {
+  size_t index;
+};
+
+// The positional arguments of a native function. Natives index the
+// arguments they need; a script that passes too few gets a TypeError
+// instead of a read past the end (so `divmod(1)` cannot crash tfs).
+class Args : public std::span<const Value> {
+public:
+  using std::span<const Value>::span;
+  Args(std::span<const Value> s) : std::span<const Value>(s) {}
+  const Value &operator[](size_t i) const {
+    if (i >= size()) throw MissingArgument{i};
+    return data()[i];
+  }
+};
 using Kwargs = std::vector<std::pair<std::string, Value>>;
 
 enum class BinOp : uint8_t {

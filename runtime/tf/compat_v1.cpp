@@ -385,7 +385,9 @@ void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf) {
       return assignOp(in, *v, OpKind::AssignVariable, a[1]);
     });
     def(*m, "assign_add", [](Interpreter &in, Args a, const Kwargs &) -> Value {
-      return assignOp(in, *a[0].as<VariableObject>(), OpKind::AssignAddVariable, a[1]);
+      auto *v = a[0].as<VariableObject>();
+      if (!v) raiseTf(in, "TypeError", "assign_add() expects a variable");
+      return assignOp(in, *v, OpKind::AssignAddVariable, a[1]);
     });
     def(*m, "constant_initializer", [](Interpreter &in, Args a, const Kwargs &kw) {
       Value v = a.empty() ? opt(kw, "value") : a[0];

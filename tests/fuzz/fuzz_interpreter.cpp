@@ -41,6 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     // until ResourceExhaustedError) takes longer than the 10 s timeout.
     options.maxMemoryBytes = int64_t(64) << 20;
     options.readOnlyFiles = true;
+    options.abortOnInternalError = true;
     options.skipSleep = true;
     options.argv = {"fuzz.tfs"};
     runtime::runModule(*module, options);

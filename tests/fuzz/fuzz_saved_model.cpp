@@ -99,6 +99,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     // until ResourceExhaustedError) takes longer than the 10 s timeout.
     options.maxMemoryBytes = int64_t(64) << 20;
     options.readOnlyFiles = true;
+    options.abortOnInternalError = true;
     options.argv = {"fuzz_saved_model.tfs"};
     tfs::runtime::runModule(*script, options);
   });
