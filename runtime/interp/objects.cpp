@@ -91,8 +91,11 @@ std::vector<std::pair<Value, Value>> DictObject::items() const {
 }
 
 int64_t RangeObject::size() const {
-  if (step > 0) return stop > start ? (stop - start + step - 1) / step : 0;
-  return start > stop ? (start - stop - step - 1) / (-step) : 0;
+  // In 128 bits: range(0, 2**63 - 1) must not overflow on the way.
+  __int128 n;
+  if (step > 0) n = stop > start ? (__int128(stop) - start + step - 1) / step : 0;
+  else n = start > stop ? (__int128(start) - stop - step - 1) / -__int128(step) : 0;
+  return n > INT64_MAX ? INT64_MAX : int64_t(n);
 }
 
 std::optional<Value> ClassObject::lookup(const std::string &attr) const {
