@@ -269,21 +269,26 @@ Usage usageOf(const Stmt &stmt) {
 }
 
 namespace {
-void exposed(const Body &body, NameSet &written, NameSet &out);
+void exposed(const Body &body, NameSet &written, NameSet &out, const LoopTests *tests);
 
 // One statement of the walk below: reads not preceded by a definite write go
 // to `out`; the statement's definite writes are added to `written`.
-void exposedStmt(const Stmt &s, NameSet &written, NameSet &out) {
+void exposedStmt(const Stmt &s, NameSet &written, NameSet &out, const LoopTests *tests) {
   auto readExpr = [&](const Expr &e) {
     NameSet r;
     readsOf(e, r);
     for (const auto &n : r) if (!written.count(n)) out.insert(n);
   };
+  auto readLoopTest = [&](const Stmt &loop) {
+    if (!tests) return;
+    auto it = tests->find(&loop);
+    if (it != tests->end() && it->second) readExpr(*it->second);
+  };
   if (auto *i = llvm::dyn_cast<If>(&s)) {
     readExpr(*i->test);
     NameSet a = written, b = written;
-    exposed(i->body, a, out);
-    exposed(i->orelse, b, out);
+    exposed(i->body, a, out, tests);
+    exposed(i->orelse, b, out, tests);
     for (const auto &n : a) if (b.count(n)) written.insert(n);
     return;
   }
@@ -291,19 +296,21 @@ void exposedStmt(const Stmt &s, NameSet &written, NameSet &out) {
   // iteration sees the writes made before the loop.
   if (auto *w = llvm::dyn_cast<While>(&s)) {
     readExpr(*w->test);
+    readLoopTest(*w);
     NameSet inBody = written;
-    exposed(w->body, inBody, out);
+    exposed(w->body, inBody, out, tests);
     NameSet inElse = written;
-    exposed(w->orelse, inElse, out);
+    exposed(w->orelse, inElse, out, tests);
     return;
   }
   if (auto *f = llvm::dyn_cast<For>(&s)) {
     readExpr(*f->iter);
+    readLoopTest(*f);
     NameSet inBody = written;
     targetNames(*f->target, inBody);
-    exposed(f->body, inBody, out);
+    exposed(f->body, inBody, out, tests);
     NameSet inElse = written;
-    exposed(f->orelse, inElse, out);
+    exposed(f->orelse, inElse, out, tests);
     return;
   }
   Usage u = usageOf(s);
@@ -312,20 +319,20 @@ void exposedStmt(const Stmt &s, NameSet &written, NameSet &out) {
 }
 
 // Walks `body` in order; `written` holds names definitely written so far.
-void exposed(const Body &body, NameSet &written, NameSet &out) {
-  for (const auto &s : body) exposedStmt(*s, written, out);
+void exposed(const Body &body, NameSet &written, NameSet &out, const LoopTests *tests) {
+  for (const auto &s : body) exposedStmt(*s, written, out, tests);
 }
 }  // namespace
 
-NameSet upwardExposed(const Body &body) {
+NameSet upwardExposed(const Body &body, const LoopTests *loopTests) {
   NameSet written, out;
-  exposed(body, written, out);
+  exposed(body, written, out, loopTests);
   return out;
 }
 
-Flow flowOf(const Stmt &stmt) {
+Flow flowOf(const Stmt &stmt, const LoopTests *loopTests) {
   Flow f;
-  exposedStmt(stmt, f.definiteWrites, f.exposedReads);
+  exposedStmt(stmt, f.definiteWrites, f.exposedReads, loopTests);
   return f;
 }
 

@@ -4,6 +4,8 @@
 // function (names declared global/nonlocal are not converter state).
 #pragma once
 
+#include <map>
+
 #include "frontend/ast.h"
 
 #include <set>
@@ -26,8 +28,14 @@ void readsOf(const ast::Expr &expr, NameSet &out);
 // Names bound by an assignment target (a, (b, *c), but not x.y / x[i]).
 void targetNames(const ast::Expr &target, NameSet &out);
 
-// Names read by `body` before any definite write to them in it.
-NameSet upwardExposed(const ast::Body &body);
+// The extra test the break/return conversion attaches to a loop (read at
+// the start of each iteration; kept beside the AST until the loop itself is
+// converted, see ConvertContext::loopExtraTests).
+using LoopTests = std::map<const ast::Stmt *, ast::ExprPtr>;
+
+// Names read by `body` before any definite write to them in it (including
+// the reads of its loops' extra tests).
+NameSet upwardExposed(const ast::Body &body, const LoopTests *loopTests = nullptr);
 
 // One statement's effect on liveness: live-before = (live-after minus
 // definiteWrites) plus exposedReads. Writes inside a loop body or in only
@@ -35,7 +43,7 @@ NameSet upwardExposed(const ast::Body &body);
 struct Flow {
   NameSet exposedReads, definiteWrites;
 };
-Flow flowOf(const ast::Stmt &stmt);
+Flow flowOf(const ast::Stmt &stmt, const LoopTests *loopTests = nullptr);
 
 // Names that `body` (a function body) binds locally: written and not
 // declared global / nonlocal.

@@ -52,7 +52,7 @@ public:
     std::vector<NameSet> live(body.size() + 1);
     live[body.size()] = liveAfter;
     for (size_t i = body.size(); i-- > 0;) {
-      Flow f = flowOf(*body[i]);
+      Flow f = flowOf(*body[i], &ctx_.loopExtraTests);
       for (const auto &n : live[i + 1])
         if (!f.definiteWrites.count(n)) live[i].insert(n);
       live[i].insert(f.exposedReads.begin(), f.exposedReads.end());
@@ -116,7 +116,15 @@ private:
     Usage ub = usageOf(node.body), ue = usageOf(node.orelse);
     NameSet modified = ub.writes;
     modified.insert(ue.writes.begin(), ue.writes.end());
-    std::vector<std::string> vars = state(modified, liveAfter);
+    // State: what the branches write that is read after the if, or read
+    // inside a branch before the branch writes it (the branch function must
+    // receive it: e.g. a return flag that a loop in the branch tests).
+    NameSet needed = liveAfter;
+    for (const Body *b : {&node.body, &node.orelse}) {
+      NameSet r = upwardExposed(*b, &ctx_.loopExtraTests);
+      needed.insert(r.begin(), r.end());
+    }
+    std::vector<std::string> vars = state(modified, needed);
     NameSet branchLive = liveAfter;
     branchLive.insert(vars.begin(), vars.end());
     NameSet defThen = maybeDefined, defElse = maybeDefined;
@@ -164,7 +172,7 @@ private:
       a.push_back(make::lambda(std::move(test), s));
       test = make::call(make::ag("and_", s), std::move(a), s);
     }
-    NameSet readsInLoop = upwardExposed(node.body);
+    NameSet readsInLoop = upwardExposed(node.body, &ctx_.loopExtraTests);
     readsOf(*test, readsInLoop);
     NameSet needed = liveAfter;
     needed.insert(readsInLoop.begin(), readsInLoop.end());
@@ -198,7 +206,7 @@ private:
     ExprPtr extra = extraTest(sp.get());
     NameSet targets;
     targetNames(*node.target, targets);
-    NameSet readsInLoop = upwardExposed(node.body);
+    NameSet readsInLoop = upwardExposed(node.body, &ctx_.loopExtraTests);
     for (const auto &t : targets) readsInLoop.erase(t);  // bound before each iteration
     if (extra) readsOf(*extra, readsInLoop);
     NameSet needed = liveAfter;

@@ -122,6 +122,8 @@ Value ifStmt(Interpreter &in, Args a, const Kwargs &) {
   std::vector<Value> thenOuts = runBranch(0, a[1]);
   checkBranch(thenOuts, "main");
   std::vector<Value> elseOuts = runBranch(1, a[2]);
+  if (elseOuts.size() != thenOuts.size())
+    in.raise("ValueError", fmt::format("the branches of a conditional produce {} and {} values", thenOuts.size(), elseOuts.size()));
   checkBranch(elseOuts, "else");
   for (size_t i = 0; i < thenOuts.size() && i < names.size(); ++i) {
     if (thenOuts[i].as<UndefinedObject>() || elseOuts[i].as<UndefinedObject>()) continue;
@@ -169,8 +171,16 @@ Value ifStmt(Interpreter &in, Args a, const Kwargs &) {
 
 // Stages a while_loop over `state` (converted to tensors).
 Value stageWhile(Interpreter &in, GraphScope &g, const std::function<Value(const std::vector<Value> &)> &test,
-                 const std::function<std::vector<Value>(const std::vector<Value> &)> &body,
+                 const std::function<std::vector<Value>(const std::vector<Value> &)> &rawBody,
                  std::vector<Value> state, const std::vector<std::string> &names) {
+  // The body must return one value per loop variable (tf.while_loop's
+  // user body may not).
+  auto body = [&](const std::vector<Value> &s) {
+    std::vector<Value> out = rawBody(s);
+    if (out.size() != s.size())
+      in.raise("ValueError", fmt::format("the loop body returns {} values for {} loop variables", out.size(), s.size()));
+    return out;
+  };
   std::vector<ir::Value *> inits;
   std::vector<ir::TensorType> carriedTypes;
   std::vector<size_t> carried;

@@ -3,6 +3,7 @@
 // name each creates in a graph ("Square", "Mean", ...).
 #include "runtime/tf/tf.h"
 
+#include <cmath>
 #include <fmt/format.h>
 
 namespace tfs::runtime::tf {
@@ -247,7 +248,18 @@ void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObj
     if (s->dtype() != dt) s = callOp1(in, OpKind::Cast, {s}, {{"dtype", dt}});
     if (l->dtype() != dt) l = callOp1(in, OpKind::Cast, {l}, {{"dtype", dt}});
     if (dl->dtype() != dt) dl = callOp1(in, OpKind::Cast, {dl}, {{"dtype", dt}});
-    return Value(callOp1(in, OpKind::Range, {s, l, dl}, {}, "range"));
+    Ref<TensorObject> r = callOp1(in, OpKind::Range, {s, l, dl}, {}, "range");
+    // Staged with known bounds: the length is static, as TF's shape
+    // inference finds from constant inputs (map_fn and `for` unroll by it).
+    if (r->symbolic() && !s->symbolic() && !l->symbolic() && !dl->symbolic()) {
+      double a0 = s->eager.elementAsDouble(0), a1 = l->eager.elementAsDouble(0), step = dl->eager.elementAsDouble(0);
+      if (step != 0 && std::isfinite(a0) && std::isfinite(a1) && std::isfinite(step)) {
+        double n = std::ceil((a1 - a0) / step);
+        if (n >= 0 && n < 9e15) r->sym->type.shape = ir::Shape({int64_t(n)});
+        else if (n < 0) r->sym->type.shape = ir::Shape({int64_t(0)});
+      }
+    }
+    return Value(r);
   });
   def(in, tf, "linspace", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     auto args = in.bindArgs("linspace", a, kw, {"start", "stop", "num", "name"}, {std::nullopt, std::nullopt, std::nullopt, Value()});

@@ -1,6 +1,6 @@
 // The `tensorflow` module object: tensors, variables, tapes, printing,
 // random, strings, name scopes, dtypes, and the lazily attached parts
-// (tf.Module, tf.keras and tf.data from the prelude, compat.v1, autograph).
+// (tf.Module, tf.keras, tf.data and functional control flow from the prelude, compat.v1, autograph).
 #include "runtime/kernels/kernels.h"
 #include "runtime/tensor/format.h"
 #include "runtime/tf/tf.h"
@@ -457,10 +457,12 @@ Value makeTfModule(Interpreter &in, bool v1) {
   // Converted code (AutoGraph) calls the operators of module `ag`.
   if (!in.builtins()->vars.count("ag")) in.builtins()->vars["ag"] = makeAgModule(in);
 
-  // Prelude-backed parts: tf.Module, tf.keras and tf.data.
+  // Prelude-backed parts: tf.Module, tf.keras, tf.data, tf.cond/while_loop/map_fn/...
   Ref<ModuleObject> self = tf;
   tf->lazy = [](Interpreter &in, const std::string &name) -> std::optional<Value> {
     if (name == "Module") return in.getAttr(in.importModule("_tf_module"), "Module");
+    for (const char *n : {"cond", "while_loop", "case", "switch_case", "map_fn", "scan", "foldl", "foldr"})
+      if (name == n) return in.getAttr(in.importModule("_tf_control"), name);
     if (name == "keras") {
       Value k = in.importModule("_tf_keras");
       auto keras = make<ModuleObject>("tensorflow.keras");
