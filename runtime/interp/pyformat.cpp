@@ -2,6 +2,7 @@
 // and str.format, following CPython 3.11 (see pyformat.h).
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/pyformat.h"
+#include "runtime/tensor/allocator.h"
 #include "runtime/tensor/format.h"
 
 #include <cmath>
@@ -145,6 +146,25 @@ struct Spec {
   int width = -1, precision = -1;
 };
 
+// Reads the decimal digits at s[i] (advancing i) as a width or precision.
+int64_t readDigits(Interpreter &in, const std::string &s, size_t &i) {
+  int64_t v = 0;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) {
+    v = v * 10 + (s[i++] - '0');
+    if (v > INT32_MAX) in.raise("ValueError", "Too many decimal digits in format string");
+  }
+  return v;
+}
+
+// A width or precision in range: CPython's limit is sys.maxsize; one past
+// the memory budget is its MemoryError (the padding cannot be allocated).
+int formatSize(Interpreter &in, int64_t v) {
+  if (v > INT32_MAX || v < -int64_t(INT32_MAX)) in.raise("ValueError", "Too many decimal digits in format string");
+  int64_t limit = memoryLimit();
+  if (limit > 0 && (v > limit || -v > limit)) in.raise("MemoryError", "");
+  return int(v);
+}
+
 Spec parseSpec(Interpreter &in, const std::string &s) {
   Spec sp;
   size_t i = 0;
@@ -154,13 +174,13 @@ Spec parseSpec(Interpreter &in, const std::string &s) {
   if (i < s.size() && (s[i] == '+' || s[i] == '-' || s[i] == ' ')) sp.sign = s[i++];
   if (i < s.size() && s[i] == '#') { sp.alt = true; ++i; }
   if (i < s.size() && s[i] == '0') { sp.zero = true; ++i; }
-  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) sp.width = std::max(sp.width, 0) * 10 + (s[i++] - '0');
+  if (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) sp.width = formatSize(in, readDigits(in, s, i));
   if (i < s.size() && (s[i] == ',' || s[i] == '_')) sp.grouping = s[i++];
   if (i < s.size() && s[i] == '.') {
     ++i;
     sp.precision = 0;
     if (i >= s.size() || !std::isdigit(static_cast<unsigned char>(s[i]))) in.raise("ValueError", "Format specifier missing precision");
-    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) sp.precision = sp.precision * 10 + (s[i++] - '0');
+    sp.precision = formatSize(in, readDigits(in, s, i));
   }
   if (i < s.size()) sp.type = s[i++];
   if (i < s.size()) in.raise("ValueError", "Invalid format specifier");
@@ -324,13 +344,20 @@ std::string percentFormat(Interpreter &in, const std::string &f, const Value &ar
       if (next >= items.size()) in.raise("TypeError", "not enough arguments for format string");
       return items[next++];
     };
-    if (i < f.size() && f[i] == '*') { sp.width = int(in.toInt(takeArg())); ++i; }
-    while (i < f.size() && std::isdigit(static_cast<unsigned char>(f[i]))) sp.width = std::max(sp.width, 0) * 10 + (f[i++] - '0');
+    if (i < f.size() && f[i] == '*') {
+      sp.width = formatSize(in, in.toInt(takeArg()));
+      ++i;
+      if (sp.width < 0) {  // "%*d" % (-5, x): left-justified in 5
+        sp.width = -sp.width;
+        flags += '-';
+      }
+    }
+    if (i < f.size() && std::isdigit(static_cast<unsigned char>(f[i]))) sp.width = formatSize(in, readDigits(in, f, i));
     if (i < f.size() && f[i] == '.') {
       ++i;
       sp.precision = 0;
-      if (i < f.size() && f[i] == '*') { sp.precision = int(in.toInt(takeArg())); ++i; }
-      while (i < f.size() && std::isdigit(static_cast<unsigned char>(f[i]))) sp.precision = sp.precision * 10 + (f[i++] - '0');
+      if (i < f.size() && f[i] == '*') { sp.precision = std::max(0, formatSize(in, in.toInt(takeArg()))); ++i; }
+      if (i < f.size() && std::isdigit(static_cast<unsigned char>(f[i]))) sp.precision = formatSize(in, readDigits(in, f, i));
     }
     if (i >= f.size()) in.raise("ValueError", "incomplete format");
     char c = f[i];

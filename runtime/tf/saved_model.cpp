@@ -142,9 +142,16 @@ Value load(Interpreter &in, const std::string &dir) {
         n *= x;
         if (n > (int64_t(1) << 31)) in.raise("ValueError", fmt::format("{}:{}: variable too large", (root / "variables.txt").string(), lineNo));
       }
-      std::vector<double> values(static_cast<size_t>(n));
-      for (auto &v : values)
+      // Values are read as they come, not allocated from the declared size
+      // first: a corrupted record claiming 2^31 elements on a short line
+      // must be "truncated", not a 16 GiB allocation.
+      std::vector<double> values;
+      values.reserve(static_cast<size_t>(std::min<int64_t>(n, 4096)));
+      for (int64_t k = 0; k < n; ++k) {
+        double v;
         if (!(ss >> v)) in.raise("ValueError", fmt::format("{}:{}: truncated values", (root / "variables.txt").string(), lineNo));
+        values.push_back(v);
+      }
       vars[name] = std::make_shared<Tensor>(Tensor::fromDoubles(*d, shape, values));
     }
   }
