@@ -15,6 +15,25 @@ void def(Interpreter &in, ModuleObject &m, const std::string &name, NativeFn fn)
   m.scope->vars[name] = in.native(name, std::move(fn));
 }
 
+// Imports a prelude module for a lazily resolved tf attribute, keeping the
+// script position (an error about the attribute must point at the script,
+// not at the prelude's last statement).
+Value importPreludeModule(Interpreter &in, const std::string &name) {
+  frontend::SourceSpan span = in.currentSpan();
+  Value m = in.importModule(name);
+  in.restoreSpan(span);
+  return m;
+}
+
+// A function of the prelude's composite API tables (_tf_math.tfs), if `name`
+// is one.
+std::optional<Value> compositeApi(Interpreter &in, const char *table, const std::string &name) {
+  Value api = in.getAttr(importPreludeModule(in, "_tf_math"), table);
+  auto *d = api.as<DictObject>();
+  if (!d) return std::nullopt;
+  return d->get(in, in.str(name));
+}
+
 Ref<ModuleObject> submodule(Interpreter &in, ModuleObject &parent, const std::string &name) {
   auto it = parent.scope->vars.find(name);
   if (it != parent.scope->vars.end()) return Ref<ModuleObject>(it->second.as<ModuleObject>());
@@ -457,14 +476,19 @@ Value makeTfModule(Interpreter &in, bool v1) {
   // Converted code (AutoGraph) calls the operators of module `ag`.
   if (!in.builtins()->vars.count("ag")) in.builtins()->vars["ag"] = makeAgModule(in);
 
+  // Composite functions of tf.math and tf.nn (prelude _tf_math).
+  math->lazy = [](Interpreter &in, const std::string &name) { return compositeApi(in, "math_api", name); };
+  nn->lazy = [](Interpreter &in, const std::string &name) { return compositeApi(in, "nn_api", name); };
+
   // Prelude-backed parts: tf.Module, tf.keras, tf.data, tf.cond/while_loop/map_fn/...
   Ref<ModuleObject> self = tf;
   tf->lazy = [](Interpreter &in, const std::string &name) -> std::optional<Value> {
-    if (name == "Module") return in.getAttr(in.importModule("_tf_module"), "Module");
+    if (name == "Module") return in.getAttr(importPreludeModule(in, "_tf_module"), "Module");
     for (const char *n : {"cond", "while_loop", "case", "switch_case", "map_fn", "scan", "foldl", "foldr"})
-      if (name == n) return in.getAttr(in.importModule("_tf_control"), name);
+      if (name == n) return in.getAttr(importPreludeModule(in, "_tf_control"), name);
+    if (auto f = compositeApi(in, "tf_api", name)) return f;
     if (name == "keras") {
-      Value k = in.importModule("_tf_keras");
+      Value k = importPreludeModule(in, "_tf_keras");
       auto keras = make<ModuleObject>("tensorflow.keras");
       auto layers = make<ModuleObject>("tensorflow.keras.layers");
       auto models = make<ModuleObject>("tensorflow.keras.models");
@@ -494,7 +518,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
       return Value(keras);
     }
     if (name == "data") {
-      Value d = in.importModule("_tf_data");
+      Value d = importPreludeModule(in, "_tf_data");
       auto data = make<ModuleObject>("tensorflow.data");
       auto experimental = make<ModuleObject>("tensorflow.data.experimental");
       for (const char *n : {"Dataset", "AUTOTUNE"}) data->scope->vars[n] = in.getAttr(d, n);
