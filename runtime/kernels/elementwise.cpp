@@ -226,19 +226,6 @@ std::vector<Tensor> reluGrad(std::span<const Tensor> in, const ir::Attrs &attrs)
   return out;
 }
 
-template <class From, class To> To convert(From v) {
-  if constexpr (std::is_same_v<To, bool>) return v != From(0);
-  else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>) {
-    // TF/numpy: truncation; NaN and out-of-range values saturate like x86.
-    if (std::isnan(v)) return std::numeric_limits<To>::min();
-    if (v >= double(std::numeric_limits<To>::max())) return std::numeric_limits<To>::min();
-    if (v <= double(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
-    return To(v);
-  } else {
-    return To(v);
-  }
-}
-
 std::vector<Tensor> castKernel(std::span<const Tensor> in, const ir::Attrs &attrs) {
   std::vector<Tensor> out = allocateOutputs(OpKind::Cast, in, attrs);
   const Tensor &x = in[0];
@@ -252,7 +239,7 @@ std::vector<Tensor> castKernel(std::span<const Tensor> in, const ir::Attrs &attr
     const From *p = x.data<From>();
     dispatchNumeric(o.dtype(), [&]<class To>() {
       To *q = o.data<To>();
-      for (int64_t i = 0; i < n; ++i) q[i] = convert<From, To>(p[i]);
+      for (int64_t i = 0; i < n; ++i) q[i] = numericCast<From, To>(p[i]);
     });
   });
   return out;

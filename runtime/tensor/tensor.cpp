@@ -85,8 +85,8 @@ Tensor Tensor::fromDoubles(DType dtype, std::vector<int64_t> shape,
     switch (dtype) {
     case DType::Float32: t.data<float>()[i] = float(v); break;
     case DType::Float64: t.data<double>()[i] = v; break;
-    case DType::Int32: t.data<int32_t>()[i] = int32_t(v); break;
-    case DType::Int64: t.data<int64_t>()[i] = int64_t(v); break;
+    case DType::Int32: t.data<int32_t>()[i] = numericCast<double, int32_t>(v); break;
+    case DType::Int64: t.data<int64_t>()[i] = numericCast<double, int64_t>(v); break;
     case DType::Bool: t.data<bool>()[i] = v != 0; break;
     case DType::String: break;
     }

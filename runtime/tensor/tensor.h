@@ -12,7 +12,10 @@
 
 #include "ir/types.h"
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 #include <memory>
 #include <span>
 #include <string>
@@ -67,5 +70,21 @@ private:
   struct Impl;
   std::shared_ptr<Impl> impl_;
 };
+
+// One element converted between numeric dtypes as tf.cast does: float to
+// int truncates, and NaN or out-of-range values give the integer minimum,
+// as x86 does (a plain C++ conversion would be undefined behaviour).
+template <class From, class To> To numericCast(From v) {
+  if constexpr (std::is_same_v<To, bool>) {
+    return v != From(0);
+  } else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>) {
+    if (std::isnan(v)) return std::numeric_limits<To>::min();
+    if (v >= double(std::numeric_limits<To>::max())) return std::numeric_limits<To>::min();
+    if (v <= double(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
+    return To(v);
+  } else {
+    return To(v);
+  }
+}
 
 }  // namespace tfs::runtime
