@@ -97,6 +97,17 @@ std::optional<std::vector<int64_t>> sizeArg(Interpreter &in, const Value &size) 
   return dims;
 }
 
+// rand(d0, d1, ...): dimensions as positional arguments (none: one value).
+std::optional<std::vector<int64_t>> positionalDims(Interpreter &in, Args a) {
+  if (a.empty()) return std::nullopt;
+  std::vector<int64_t> dims;
+  for (auto &d : a) {
+    dims.push_back(in.toIndex(d));
+    if (dims.back() < 0) in.raise("ValueError", "negative dimensions are not allowed");
+  }
+  return dims;
+}
+
 // Fills `count` doubles (a Python float when `dims` is absent).
 Value doubles(const std::optional<std::vector<int64_t>> &dims, const std::function<double()> &draw) {
   if (!dims) return Value::real(draw());
@@ -154,20 +165,10 @@ void installNumpyRandom(Interpreter &in, ModuleObject &random) {
     return Value();
   });
   def("rand", [](Interpreter &in, Args a, const Kwargs &) -> Value {
-    std::optional<std::vector<int64_t>> dims;
-    if (!a.empty()) {
-      dims.emplace();
-      for (auto &d : a) dims->push_back(in.toIndex(d));
-    }
-    return doubles(dims, [] { return state().nextDouble(); });
+    return doubles(positionalDims(in, a), [] { return state().nextDouble(); });
   });
   def("randn", [](Interpreter &in, Args a, const Kwargs &) -> Value {
-    std::optional<std::vector<int64_t>> dims;
-    if (!a.empty()) {
-      dims.emplace();
-      for (auto &d : a) dims->push_back(in.toIndex(d));
-    }
-    return doubles(dims, [] { return state().nextGauss(); });
+    return doubles(positionalDims(in, a), [] { return state().nextGauss(); });
   });
   for (const char *name : {"random", "random_sample", "sample", "ranf"})
     def(name, [name](Interpreter &in, Args a, const Kwargs &kw) -> Value {
