@@ -372,6 +372,14 @@ Value makeTfModule(Interpreter &in, bool v1) {
     auto *t = a[0].as<TensorObject>();
     return Value::boolean((t && !t->numpy) || a[0].as<VariableObject>());
   });
+  // The value when it is known without running a graph (an eager tensor, a
+  // constant while tracing) as numpy; None for a symbolic tensor.
+  def(in, *tf, "get_static_value", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
+    auto args = in.bindArgs("get_static_value", a, kw, {"tensor", "partial"}, {std::nullopt, Value::boolean(false)});
+    if (auto *t = args[0].as<TensorObject>()) return t->symbolic() ? Value() : wrap(t->eager, true);
+    if (args[0].as<VariableObject>()) return Value();
+    return wrap(tensorFromPython(in, args[0], std::nullopt, true), true);
+  });
   def(in, *tf, "as_dtype", [](Interpreter &in, Args a, const Kwargs &) { return dtypeValue(*dtypeArg(in, a[0])); });
   def(in, *tf, "executing_eagerly", [](Interpreter &in, Args, const Kwargs &) {
     return Value::boolean(currentGraph(in) == nullptr);
@@ -487,6 +495,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
     for (const char *n : {"cond", "while_loop", "case", "switch_case", "map_fn", "scan", "foldl", "foldr"})
       if (name == n) return in.getAttr(importPreludeModule(in, "_tf_control"), name);
     if (auto f = compositeApi(in, "tf_api", name)) return f;
+    if (name == "TensorArray") return in.getAttr(importPreludeModule(in, "_tf_tensor_array"), name);
     if (name == "keras") {
       Value k = importPreludeModule(in, "_tf_keras");
       auto keras = make<ModuleObject>("tensorflow.keras");
