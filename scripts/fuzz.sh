@@ -112,7 +112,9 @@ extra_flags_for() {
 # --- run ---------------------------------------------------------------------
 # Scripts run from a scratch directory (relative paths they name land there).
 cd "$OUT/work"
-export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_stack_use_after_return=0}
+# malloc_context_size=8: shorter allocation stacks in reports, but a much
+# cheaper malloc (ASan unwinds 30 frames per allocation by default).
+export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_stack_use_after_return=0:malloc_context_size=8}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 status=0
 summary=()

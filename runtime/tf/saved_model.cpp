@@ -190,6 +190,11 @@ void installSavedModel(Interpreter &in, ModuleObject &tf) {
   tf.scope->vars["saved_model"] = sm;
   sm->scope->vars["save"] = in.native("save", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     auto args = in.bindArgs("save", a, kw, {"obj", "export_dir", "signatures", "options"}, {std::nullopt, std::nullopt, Value(), Value()});
+    // TF exports trackable objects only (tf.Module, Keras models, ...).
+    if (!args[0].as<InstanceObject>())
+      in.raise("ValueError", fmt::format("Expected an object of type `Trackable`, such as `tf.Module` or a subclass "
+                                         "of the `Trackable` class, for export. Got {} with type <class '{}'>.",
+                                         in.repr(args[0]), in.typeName(args[0])));
     std::string dir = in.str(args[1]);
     if (in.options().readOnlyFiles)
       in.raise("OSError", fmt::format("cannot write SavedModel to {}: file writes are disabled", dir));
