@@ -5,6 +5,7 @@
 #include "runtime/interp/interpreter.h"
 
 #include "frontend/frontend.h"
+#include "ir/op_table.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/eval.h"
 #include "runtime/lang/lang.h"
@@ -324,6 +325,20 @@ int runModule(const ast::Module &module, const RunOptions &options) {
       std::fputs(frontend::formatDiagnostic(d).c_str(), stderr);
       status = 1;
     }
+  } catch (const ir::OpError &e) {
+    // An op's error that no binding turned into its Python exception (a tfs
+    // bug): reported with TF's class at the script position.
+    if (options.abortOnInternalError) {
+      std::fprintf(stderr, "tfs: internal error: uncaught OpError: %s\n", e.message.c_str());
+      std::abort();
+    }
+    std::fflush(stdout);
+    frontend::Diagnostic d;
+    d.errorClass = e.errorClass;
+    d.message = e.message;
+    d.span = in.currentSpan();
+    std::fputs(frontend::formatDiagnostic(d).c_str(), stderr);
+    status = 1;
   } catch (const std::exception &e) {
     // A C++ error no layer turned into a Python exception: a tfs bug, but
     // the user still gets the script position and exit status 1. The

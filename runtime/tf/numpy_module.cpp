@@ -26,15 +26,7 @@ Tensor asArray(Interpreter &in, const Value &v) {
 
 Value arr(Tensor t) { return wrap(std::move(t), true); }
 
-// Runs a kernel for a numpy function; what the kernel rejects becomes
-// numpy's ValueError (TypeError for an unsupported dtype).
-Tensor npKernel(Interpreter &in, OpKind k, std::vector<Tensor> inputs, const ir::Attrs &attrs = {}) {
-  try {
-    return runKernel(k, inputs, attrs)[0];
-  } catch (const ir::OpError &e) {
-    in.raise(e.errorClass == "TypeError" ? "TypeError" : "ValueError", e.message);
-  }
-}
+
 
 std::vector<int64_t> shapeOf(Interpreter &in, Args a, size_t from) {
   std::vector<int64_t> dims;
@@ -53,14 +45,22 @@ Value reduce(Interpreter &in, OpKind k, Args a, const Kwargs &kw) {
   ir::Attrs attrs{{"keepdims", false}};
   if (!axis.isNone()) attrs["axis"] = std::vector<int64_t>{in.toInt(axis)};
   if (k == OpKind::ReduceMean && !ir::isFloating(x.dtype()))
-    x = npKernel(in, OpKind::Cast, {x}, ir::Attrs{{"dtype", DType::Float64}});
+    x = numpyKernel(in, OpKind::Cast, {x}, ir::Attrs{{"dtype", DType::Float64}});
   if ((k == OpKind::ReduceAll || k == OpKind::ReduceAny) && x.dtype() != DType::Bool)
-    x = npKernel(in, OpKind::Cast, {x}, ir::Attrs{{"dtype", DType::Bool}});
-  Tensor r = npKernel(in, k, {x}, attrs);
+    x = numpyKernel(in, OpKind::Cast, {x}, ir::Attrs{{"dtype", DType::Bool}});
+  Tensor r = numpyKernel(in, k, {x}, attrs);
   return arr(r);
 }
 
 }  // namespace
+
+Tensor numpyKernel(Interpreter &in, OpKind k, std::vector<Tensor> inputs, const ir::Attrs &attrs) {
+  try {
+    return runKernel(k, inputs, attrs)[0];
+  } catch (const ir::OpError &e) {
+    in.raise(e.errorClass == "TypeError" ? "TypeError" : "ValueError", e.message);
+  }
+}
 
 Value makeNumpyModule(Interpreter &in) {
   auto np = make<ModuleObject>("numpy");
@@ -81,7 +81,7 @@ Value makeNumpyModule(Interpreter &in) {
     for (const auto &[k, v] : kw) if (k == "dtype") d = dtypeArg(in, v);
     if (a.size() > 1) d = dtypeArg(in, a[1]);
     Tensor t = asArray(in, a[0]);
-    if (d && *d != t.dtype()) t = npKernel(in, OpKind::Cast, {t}, ir::Attrs{{"dtype", *d}});
+    if (d && *d != t.dtype()) t = numpyKernel(in, OpKind::Cast, {t}, ir::Attrs{{"dtype", *d}});
     Value v = arr(t.copy());
     v.as<TensorObject>()->zeroDimArray = true;
     return v;
@@ -133,7 +133,7 @@ Value makeNumpyModule(Interpreter &in) {
   def(*np, "argmax", [](Interpreter &in, Args a, const Kwargs &) -> Value {
     Tensor x = asArray(in, a[0]);
     if (a.size() < 2) x = x.reshaped({x.numElements()});
-    return arr(npKernel(in, OpKind::ArgMax, {x}, ir::Attrs{{"axis", a.size() > 1 ? in.toInt(a[1]) : int64_t(0)}}));
+    return arr(numpyKernel(in, OpKind::ArgMax, {x}, ir::Attrs{{"axis", a.size() > 1 ? in.toInt(a[1]) : int64_t(0)}}));
   });
   for (const char *n : {"exp", "log", "sqrt", "tanh", "abs", "square"}) {
     OpKind k = std::string(n) == "exp" ? OpKind::Exp : std::string(n) == "log" ? OpKind::Log : std::string(n) == "sqrt" ? OpKind::Sqrt
@@ -141,18 +141,18 @@ Value makeNumpyModule(Interpreter &in) {
     def(*np, n, [k](Interpreter &in, Args a, const Kwargs &) -> Value {
       Tensor x = asArray(in, a[0]);
       if (k != OpKind::Abs && k != OpKind::Square && !ir::isFloating(x.dtype()))
-        x = npKernel(in, OpKind::Cast, {x}, ir::Attrs{{"dtype", DType::Float64}});
-      return arr(npKernel(in, k, {x}, {}));
+        x = numpyKernel(in, OpKind::Cast, {x}, ir::Attrs{{"dtype", DType::Float64}});
+      return arr(numpyKernel(in, k, {x}, {}));
     });
   }
   def(*np, "reshape", [](Interpreter &in, Args a, const Kwargs &) -> Value {
     Tensor x = asArray(in, a[0]);
     std::vector<int64_t> shape;
     for (auto &d : in.toList(a[1])) shape.push_back(in.toInt(d));
-    return arr(npKernel(in, OpKind::Reshape, {x}, ir::Attrs{{"shape", shape}}));
+    return arr(numpyKernel(in, OpKind::Reshape, {x}, ir::Attrs{{"shape", shape}}));
   });
   def(*np, "transpose", [](Interpreter &in, Args a, const Kwargs &) -> Value {
-    return arr(npKernel(in, OpKind::Transpose, {asArray(in, a[0])}, {}));
+    return arr(numpyKernel(in, OpKind::Transpose, {asArray(in, a[0])}, {}));
   });
   def(*np, "allclose", [](Interpreter &in, Args a, const Kwargs &) -> Value {
     Tensor x = asArray(in, a[0]), y = asArray(in, a[1]);

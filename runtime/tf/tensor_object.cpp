@@ -81,7 +81,7 @@ Value numpyBinary(Interpreter &in, BinOp op, const Value &a, const Value &b) {
   default: return Value();
   }
   try {
-    return wrap(runKernel(kind, std::vector<Tensor>{castTo(x, d), castTo(y, d)}, {})[0], true);
+    return wrap(numpyKernel(in, kind, {castTo(x, d), castTo(y, d)}, {}), true);
   } catch (const ir::OpError &e) {
     if (e.message.find("Incompatible shapes") != std::string::npos)
       in.raise("ValueError", fmt::format("operands could not be broadcast together with shapes {} {} ",
@@ -169,7 +169,7 @@ std::optional<Value> TensorObject::getAttr(Interpreter &in, const std::string &n
   // Python's abs(t) (tf.abs; numpy's absolute for ndarrays).
   if (name == "__abs__")
     return in.native(name, [self](Interpreter &in, Args, const Kwargs &) -> Value {
-      if (self->numpy) return wrap(runKernel(OpKind::Abs, std::vector<Tensor>{self->eager}, {})[0], true);
+      if (self->numpy) return wrap(numpyKernel(in, OpKind::Abs, {self->eager}, {}), true);
       return Value(callOp1(in, OpKind::Abs, {self}, {}, "Abs"));
     });
   if (name == "shape") {
@@ -249,7 +249,7 @@ std::optional<Value> TensorObject::compare(Interpreter &in, CmpOp op, const Valu
     Tensor x = eager;
     Tensor y = other.as<TensorObject>() ? other.as<TensorObject>()->eager : tensorFromPython(in, other, std::nullopt, true);
     DType d = numpyPromote(x.dtype(), y.dtype());
-    return wrap(runKernel(cmpKind(op), std::vector<Tensor>{castTo(x, d), castTo(y, d)}, {})[0], true);
+    return wrap(numpyKernel(in, cmpKind(op), {castTo(x, d), castTo(y, d)}, {}), true);
   }
   auto x = toTensor(in, self);
   auto y = toTensor(in, other, std::nullopt, dtype());
@@ -259,7 +259,7 @@ std::optional<Value> TensorObject::compare(Interpreter &in, CmpOp op, const Valu
 std::optional<Value> TensorObject::unary(Interpreter &in, UnaryOp op) {
   Ref<TensorObject> self(this);
   if (op == UnaryOp::Neg) {
-    if (numpy) return wrap(runKernel(OpKind::Neg, std::vector<Tensor>{eager}, {})[0], true);
+    if (numpy) return wrap(numpyKernel(in, OpKind::Neg, {eager}, {}), true);
     return Value(callOp1(in, OpKind::Neg, {self}, {}, "Neg"));
   }
   if (op == UnaryOp::Pos) return Value(self);
@@ -377,7 +377,7 @@ std::optional<Value> TensorObject::getItem(Interpreter &in, const Value &key) {
                   {"ellipsis_mask", ellipsis}};
   if (numpy) {
     try {
-      return wrap(runKernel(OpKind::StridedSlice, std::vector<Tensor>{eager}, attrs)[0], true);
+      return wrap(numpyKernel(in, OpKind::StridedSlice, {eager}, attrs), true);
     } catch (const ir::OpError &e) {
       in.raise("IndexError", e.message);
     }

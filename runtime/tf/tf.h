@@ -195,6 +195,10 @@ Value makeVariable(Interpreter &in, const Value &init, std::optional<DType> dtyp
 extern ClassObject *variableClass, *tensorClass, *ndarrayClass;
 void installTensorClasses(Interpreter &in);  // idempotent within a run
 
+// Runs a kernel on numpy values; what the kernel rejects becomes numpy's
+// ValueError (TypeError for an unsupported dtype) instead of escaping.
+Tensor numpyKernel(Interpreter &in, ir::OpKind k, std::vector<Tensor> inputs, const ir::Attrs &attrs = {});
+
 // numpy.random (numpy_random.cpp): numpy's legacy generator, draw for draw.
 void installNumpyRandom(Interpreter &in, ModuleObject &random);
 
