@@ -165,6 +165,17 @@ int formatSize(Interpreter &in, int64_t v) {
   return int(v);
 }
 
+// A replacement field name or [index] made only of digits is a number
+// (CPython's rule: "{1a}" is the keyword "1a"); past 18 digits, CPython's
+// ValueError.
+std::optional<int64_t> decimalIndex(Interpreter &in, const std::string &s) {
+  if (s.empty()) return std::nullopt;
+  for (char c : s)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return std::nullopt;
+  if (s.size() > 18) in.raise("ValueError", "Too many decimal digits in format string");
+  return std::stoll(s);
+}
+
 Spec parseSpec(Interpreter &in, const std::string &s) {
   Spec sp;
   size_t i = 0;
@@ -451,8 +462,8 @@ std::string strFormat(Interpreter &in, const std::string &f, Args args, const Kw
     if (head.empty()) {
       if (autoIndex >= args.size()) in.raise("IndexError", fmt::format("Replacement index {} out of range for positional args tuple", autoIndex));
       v = args[autoIndex++];
-    } else if (std::isdigit(static_cast<unsigned char>(head[0]))) {
-      size_t k = std::stoul(head);
+    } else if (auto index = decimalIndex(in, head)) {
+      size_t k = size_t(*index);
       if (k >= args.size()) in.raise("IndexError", fmt::format("Replacement index {} out of range for positional args tuple", k));
       v = args[k];
     } else {
@@ -469,7 +480,8 @@ std::string strFormat(Interpreter &in, const std::string &f, Args args, const Kw
       } else {
         size_t close = name.find(']', end);
         std::string key = name.substr(end + 1, close - end - 1);
-        Value k = !key.empty() && std::isdigit(static_cast<unsigned char>(key[0])) ? Value::integer(std::stoll(key)) : in.str(key);
+        auto index = decimalIndex(in, key);
+        Value k = index ? Value::integer(*index) : in.str(key);
         v = in.getItem(v, k);
         end = close + 1 < name.size() ? close + 1 : std::string::npos;
       }
