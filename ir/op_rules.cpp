@@ -193,8 +193,8 @@ RULE(reshape) {
     if (dims[i] == -1) {
       if (unknownAt >= 0) throw opError(OpKind::Reshape, "Only one input size may be -1, not both 0 and 1");
       unknownAt = int64_t(i);
-    } else {
-      known *= dims[i];
+    } else if (__builtin_mul_overflow(known, dims[i], &known)) {
+      throw opError(OpKind::Reshape, "Shape [" + fmt::format("{}", fmt::join(dims, ",")) + "] has too many elements");
     }
   }
   int64_t n = in[0].shape.numElements();

@@ -82,8 +82,10 @@ SlicePlan planStridedSlice(const std::vector<int64_t> &inputDims, const Attrs &a
       return std::clamp<int64_t>(v, -1, size - 1);
     };
     int64_t b = clampIndex((*begin)[i], true), e = clampIndex((*end)[i], false);
-    int64_t count = step > 0 ? (e > b ? (e - b + step - 1) / step : 0)
-                             : (b > e ? (b - e + (-step) - 1) / (-step) : 0);
+    // In 128 bits: -step of INT64_MIN does not exist in 64.
+    __int128 st = step;
+    int64_t count = int64_t(st > 0 ? (e > b ? (e - b + st - 1) / st : 0)
+                                   : (b > e ? (b - e - st - 1) / -st : 0));
     sd = SliceDim{b, step, count};
     shape.push_back(count);
     ++dim;

@@ -4,7 +4,9 @@
 # each in turn, one process at a time.
 #
 #   scripts/fuzz.sh [TARGET...]      FUZZ_SECONDS (300) per target, or
-#                                    FUZZ_RUNS executions when set
+#                                    FUZZ_RUNS executions when set;
+#                                    FUZZ_WORKERS (1) processes share one
+#                                    corpus and split FUZZ_RUNS between them
 #   scripts/fuzz.sh --smoke          every checked-in seed and reproducer
 #                                    once, then 15 s per target (`make test`)
 #
@@ -20,12 +22,13 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${FUZZ_BUILD:-$ROOT/build-fuzz}
 JOBS=${FUZZ_JOBS:-$(nproc)}
+WORKERS=${FUZZ_WORKERS:-1}
 SMOKE=0
 TARGETS=()
 for a in "$@"; do
   case $a in
     --smoke) SMOKE=1 ;;
-    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0"; exit 0 ;;
     fuzz_*) TARGETS+=("$a") ;;
     *) echo "fuzz.sh: unknown argument '$a'" >&2; exit 2 ;;
   esac
@@ -146,26 +149,63 @@ for t in "${TARGETS[@]}"; do
     else budget=(-max_total_time="${FUZZ_SECONDS:-300}"); fi
   fi
   mkdir -p "$corpus"
-  echo "fuzz.sh: $t: fuzzing (${budget[*]})"
+  # Workers are independent libFuzzer processes on the same main corpus
+  # (the first directory): each reloads it every second (-reload), so what
+  # one finds the others build on, as with libFuzzer's own -jobs.
+  workers=1
+  if [ $SMOKE = 0 ] && [ "$WORKERS" -gt 1 ]; then
+    workers=$WORKERS
+    [ -n "${FUZZ_RUNS:-}" ] && budget=(-runs=$(( (FUZZ_RUNS + workers - 1) / workers )))
+  fi
+  echo "fuzz.sh: $t: fuzzing (${budget[*]}, $workers worker(s))"
   t0=$(date +%s)
+  pids=()
+  logs=()
+  for ((w = 0; w < workers; w++)); do
+    wlog=$log
+    [ $w -gt 0 ] && wlog=$OUT/$t.worker$w.log
+    logs+=("$wlog")
+    "$bin" "${common[@]}" "${budget[@]}" -print_final_stats=1 \
+      "$corpus" "$SEEDS/$t" "$checked_in" >"$wlog" 2>&1 &
+    pids+=($!)
+  done
   rc=0
-  "$bin" "${common[@]}" "${budget[@]}" -print_final_stats=1 \
-    "$corpus" "$SEEDS/$t" "$checked_in" >"$log" 2>&1 || rc=$?
+  # The first worker to fail stops the others (its input is the finding).
+  while [ ${#pids[@]} -gt 0 ]; do
+    sleep 1
+    running=()
+    for pid in "${pids[@]}"; do
+      if kill -0 "$pid" 2>/dev/null; then running+=("$pid"); continue; fi
+      r=0
+      wait "$pid" || r=$?
+      [ $r -eq 0 ] || [ $rc -ne 0 ] || rc=$r
+    done
+    pids=("${running[@]}")
+    if [ $rc -ne 0 ] && [ ${#pids[@]} -gt 0 ]; then kill "${pids[@]}" 2>/dev/null || true; fi
+  done
   secs=$(( $(date +%s) - t0 ))
-  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
-  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
-  line="$t: ${execs:-?} executions in ${secs} s (${rate:-?}/s), corpus $(find "$corpus" -type f | wc -l) files"
+  execs=0
+  rate=0
+  for wlog in "${logs[@]}"; do
+    n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$wlog" | tail -n 1)
+    r=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$wlog" | tail -n 1)
+    execs=$(( execs + ${n:-0} ))
+    rate=$(( rate + ${r:-0} ))
+  done
+  line="$t: $execs executions in ${secs} s (${rate}/s"
+  [ $workers -gt 1 ] && line+=" over $workers workers"
+  line+="), corpus $(find "$corpus" -type f | wc -l) files"
   # libFuzzer stops checking each input for leaks after 1,000 runs that end
   # with more mallocs than frees: the target keeps state from run to run
   # (memory that grows with every script), a bug in itself.
-  if grep -q "disabled leak detection" "$log"; then
+  if grep -q "disabled leak detection" "${logs[@]}"; then
     [ "$rc" -ne 0 ] || rc=1
     line+=", per-input leak checks disabled: the target accumulates memory across runs"
   fi
   if [ $rc -ne 0 ]; then
     status=1
-    line+=", FAILED (exit $rc; log: $log)"
-    grep -E '^(==[0-9]+==ERROR|SUMMARY|.*runtime error:|artifact_prefix|Test unit written|tfs fuzz target)' "$log" | head -n 20 || true
+    line+=", FAILED (exit $rc; log: ${logs[*]})"
+    grep -hE '^(==[0-9]+==ERROR|SUMMARY|.*runtime error:|artifact_prefix|Test unit written|tfs fuzz target)' "${logs[@]}" | head -n 20 || true
   fi
   summary+=("$line")
   echo "fuzz.sh: $line"

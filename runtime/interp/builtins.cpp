@@ -128,6 +128,88 @@ Ref<ClassObject> builtinType(Scope &b, const std::string &name, NativeFn ctor) {
 
 }  // namespace
 
+// |x| as unsigned: -INT64_MIN does not exist in int64_t.
+static uint64_t magnitude(int64_t x) { return x < 0 ? uint64_t(0) - uint64_t(x) : uint64_t(x); }
+
+// round(int, ndigits): half to even at 10**-ndigits, in 128 bits; a result
+// beyond 64 bits is the OverflowError every tfs int operation gives.
+static Value roundInt(Interpreter &in, int64_t x, int64_t n) {
+  if (n >= 0) return Value::integer(x);
+  if (n < -19) return Value::integer(0);  // 10**-n > 2 * |x| for every int64
+  __int128 p = 1;
+  for (int64_t i = 0; i < -n; ++i) p *= 10;
+  __int128 q = x / p, r = x % p;
+  if (r < 0) { q -= 1; r += p; }
+  if (2 * r > p || (2 * r == p && (q & 1))) q += 1;
+  __int128 v = q * p;
+  if (v > INT64_MAX || v < INT64_MIN) in.raise("OverflowError", "int too large (tfs ints are 64-bit)");
+  return Value::integer(int64_t(v));
+}
+
+// round(float[, ndigits]) with CPython's limits: no ndigits gives an int,
+// ndigits beyond what a double can hold returns x itself (above 323) or a
+// signed zero (below -308), so no huge decimal string is ever formatted.
+static Value roundFloat(Interpreter &in, double x, const Value &nd) {
+  if (nd.isNone()) {
+    return Value::integer(in.toInt(Value::real(std::nearbyint(x))));  // int()'s NaN/inf/range errors
+  }
+  int64_t n = in.toInt(nd);
+  if (!std::isfinite(x) || x == 0 || n > 323) return Value::real(x);
+  if (n < -308) return Value::real(std::copysign(0.0, x));
+  if (n < 0) {
+    // Round half to even at a power of ten above the units.
+    double p = std::pow(10.0, double(-n));
+    double y = x / p, r = std::nearbyint(y);
+    if (std::fabs(y - std::trunc(y)) != 0.5) r = std::round(y);
+    double v = r * p;
+    if (std::isinf(v)) in.raise("OverflowError", "rounded value too large to represent");
+    return Value::real(v);
+  }
+  // Correctly rounded decimal rounding via the shortest repr of the scaled value.
+  std::string s = fmt::format("{:.{}f}", x, n);
+  return Value::real(std::strtod(s.c_str(), nullptr));
+}
+
+// pow(base, exp, mod) with CPython's rules: integers only, mod != 0, a
+// negative exponent means the modular inverse (3.8+), and the result takes
+// the sign of mod. __int128 keeps every intermediate product and remainder
+// defined (INT64_MIN % -1 is undefined in C++).
+static Value modularPow(Interpreter &in, const Value &b, const Value &x, const Value &mod) {
+  auto isInteger = [](const Value &v) { return v.isInt() || v.isBool(); };
+  if (!isInteger(b) || !isInteger(x) || !isInteger(mod)) {
+    auto isNumber = [&](const Value &v) { return isInteger(v) || v.isFloat(); };
+    if (isNumber(b) && isNumber(x) && isNumber(mod))
+      in.raise("TypeError", "pow() 3rd argument not allowed unless all arguments are integers");
+    in.raise("TypeError", fmt::format("unsupported operand type(s) for ** or pow(): '{}', '{}', '{}'",
+                                      in.typeName(b), in.typeName(x), in.typeName(mod)));
+  }
+  __int128 m = mod.asInt();
+  if (m == 0) in.raise("ValueError", "pow() 3rd argument cannot be 0");
+  auto pyMod = [m](__int128 v) {
+    __int128 r = v % m;
+    return r != 0 && ((r < 0) != (m < 0)) ? r + m : r;
+  };
+  __int128 base = pyMod(b.asInt()), e = x.asInt();
+  if (e < 0) {
+    // Extended Euclid on |m|: base * inv == 1 (mod |m|).
+    __int128 am = m < 0 ? -m : m, r0 = am, r1 = base < 0 ? base + am : base, t0 = 0, t1 = 1;
+    while (r1 != 0) {
+      __int128 q = r0 / r1, r2 = r0 - q * r1, t2 = t0 - q * t1;
+      r0 = r1; r1 = r2; t0 = t1; t1 = t2;
+    }
+    if (r0 != 1) in.raise("ValueError", "base is not invertible for the given modulus");
+    base = pyMod(t0);
+    e = -e;
+  }
+  __int128 r = pyMod(1);
+  while (e > 0) {
+    if (e & 1) r = pyMod(r * base);
+    base = pyMod(base * base);
+    e >>= 1;
+  }
+  return Value::integer(int64_t(r));
+}
+
 void installBuiltinFunctions(Interpreter &in, Scope &b) {
   auto def = [&](const std::string &name, NativeFn fn) { b.vars[name] = in.native(name, std::move(fn)); };
 
@@ -347,6 +429,9 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     return in.list(std::move(items));
   });
   def("reversed", [](Interpreter &in, Args a, const Kwargs &) {
+    // A range reverses lazily (CPython's range_iterator): reversed(range(10**18))
+    // must not build a list.
+    if (auto *r = a[0].as<RangeObject>()) return reversedRange(in, *r);
     auto items = in.toList(a[0]);
     std::reverse(items.begin(), items.end());
     return in.iter(in.list(std::move(items)));
@@ -417,52 +502,21 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
   });
   def("round", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     Value nd = a.size() > 1 ? a[1] : kwarg(kw, "ndigits");
-    if (a[0].isInt() || a[0].isBool()) {
-      int64_t x = a[0].asInt(), n = nd.isNone() ? 0 : in.toInt(nd);
-      if (n >= 0) return Value::integer(x);
-      if (n < -18) return Value::integer(0);
-      // Round half to even at 10**-n.
-      int64_t p = 1;
-      for (int64_t i = 0; i < -n; ++i) p *= 10;
-      int64_t q = x / p, r = x % p;
-      if (r < 0) { q -= 1; r += p; }
-      if (2 * r > p || (2 * r == p && (q & 1))) q += 1;
-      return Value::integer(q * p);
+    if (a[0].isInt() || a[0].isBool()) return roundInt(in, a[0].asInt(), nd.isNone() ? 0 : in.toInt(nd));
+    double x;
+    if (Object *o = a[0].obj(); o && !a[0].isFloat()) {
+      auto d = o->toFloat(in);
+      x = d ? *d : in.toFloat(a[0]);
+    } else {
+      x = in.toFloat(a[0]);
     }
-    if (Object *o = a[0].obj(); o && !a[0].isFloat())
-      if (auto d = o->toFloat(in)) return nd.isNone() ? Value::integer(int64_t(std::nearbyint(*d))) : Value::real(*d);
-    double x = in.toFloat(a[0]);
-    if (nd.isNone()) {
-      if (std::isnan(x)) in.raise("ValueError", "cannot convert float NaN to integer");
-      if (std::isinf(x)) in.raise("OverflowError", "cannot convert float infinity to integer");
-      return Value::integer(int64_t(std::nearbyint(x)));
-    }
-    int64_t n = in.toInt(nd);
-    if (n < 0) {
-      // Round half to even at a power of ten above the units.
-      double p = std::pow(10.0, double(-n));
-      double y = x / p, r = std::nearbyint(y);
-      if (std::fabs(y - std::trunc(y)) != 0.5) r = std::round(y);
-      return Value::real(r * p);
-    }
-    // Correctly rounded decimal rounding via the shortest repr of the scaled value.
-    std::string s = fmt::format("{:.{}f}", x, n);
-    return Value::real(std::strtod(s.c_str(), nullptr));
+    return roundFloat(in, x, nd);
   });
   def("divmod", [](Interpreter &in, Args a, const Kwargs &) {
     return in.tuple({in.binary(BinOp::FloorDiv, a[0], a[1]), in.binary(BinOp::Mod, a[0], a[1])});
   });
   def("pow", [](Interpreter &in, Args a, const Kwargs &) -> Value {
-    if (a.size() == 3) {
-      int64_t base = in.toInt(a[0]), e = in.toInt(a[1]), m = in.toInt(a[2]), r = 1;
-      base %= m;
-      while (e > 0) {
-        if (e & 1) r = int64_t((__int128)r * base % m);
-        base = int64_t((__int128)base * base % m);
-        e >>= 1;
-      }
-      return Value::integer(r);
-    }
+    if (a.size() == 3 && !a[2].isNone()) return modularPow(in, a[0], a[1], a[2]);
     return in.binary(BinOp::Pow, a[0], a[1]);
   });
   def("chr", [](Interpreter &in, Args a, const Kwargs &) {
@@ -487,9 +541,9 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     for (size_t i = 1; i < n; ++i) cp = (cp << 6) | (static_cast<unsigned char>(t[i]) & 0x3F);
     return Value::integer(cp);
   });
-  def("hex", [](Interpreter &in, Args a, const Kwargs &) { int64_t x = in.toIndex(a[0]); return in.str(fmt::format("{}0x{:x}", x < 0 ? "-" : "", x < 0 ? -x : x)); });
-  def("oct", [](Interpreter &in, Args a, const Kwargs &) { int64_t x = in.toIndex(a[0]); return in.str(fmt::format("{}0o{:o}", x < 0 ? "-" : "", x < 0 ? -x : x)); });
-  def("bin", [](Interpreter &in, Args a, const Kwargs &) { int64_t x = in.toIndex(a[0]); return in.str(fmt::format("{}0b{:b}", x < 0 ? "-" : "", x < 0 ? -x : x)); });
+  def("hex", [](Interpreter &in, Args a, const Kwargs &) { int64_t x = in.toIndex(a[0]); return in.str(fmt::format("{}0x{:x}", x < 0 ? "-" : "", magnitude(x))); });
+  def("oct", [](Interpreter &in, Args a, const Kwargs &) { int64_t x = in.toIndex(a[0]); return in.str(fmt::format("{}0o{:o}", x < 0 ? "-" : "", magnitude(x))); });
+  def("bin", [](Interpreter &in, Args a, const Kwargs &) { int64_t x = in.toIndex(a[0]); return in.str(fmt::format("{}0b{:b}", x < 0 ? "-" : "", magnitude(x))); });
   def("format", [](Interpreter &in, Args a, const Kwargs &) { return in.str(in.format(a[0], a.size() > 1 ? in.str(a[1]) : "")); });
   def("callable", [](Interpreter &in, Args a, const Kwargs &) {
     const Value &v = a[0];

@@ -15,5 +15,7 @@ std::optional<Value> builtinCompare(Interpreter &in, CmpOp op, const Value &a, c
 Value newKeyError(Interpreter &in, const Value &key);
 // `del l[a:b:c]`.
 void deleteListSlice(Interpreter &in, ListObject &l, const SliceObject &s);
+// reversed(range): a lazy iterator from the last element down.
+Value reversedRange(Interpreter &in, const RangeObject &r);
 
 }  // namespace tfs::runtime

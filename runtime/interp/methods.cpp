@@ -2,6 +2,7 @@
 // Each is looked up by name on attribute access and bound to its receiver.
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/pyformat.h"
+#include "runtime/tensor/allocator.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -121,16 +122,33 @@ Value strMethod(Interpreter &in, const std::string &s, const std::string &name, 
   if (name == "replace") {
     std::string from = arg(0), to = arg(1), out;
     int64_t count = a.size() > 2 ? in.toInt(a[2]) : -1;
-    if (from.empty()) return in.str(s);
+    // The result can be far larger than the input ("a" * 10**6 replacing
+    // "a" by a long string): past the memory budget it is MemoryError.
+    int64_t limit = memoryLimit();
+    auto grow = [&](const std::string &piece) {
+      if (limit > 0 && int64_t(out.size() + piece.size()) > limit) in.raise("MemoryError", "");
+      out += piece;
+    };
+    if (from.empty()) {
+      // CPython inserts `to` before every character and at the end.
+      for (size_t i = 0; i <= s.size(); ++i) {
+        bool boundary = i == s.size() || (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
+        if (boundary && count != 0) { grow(to); --count; }
+        if (i < s.size()) out += s[i];
+      }
+      return in.str(out);
+    }
     size_t pos = 0;
     for (;;) {
       size_t f = s.find(from, pos);
       if (f == std::string::npos || count == 0) break;
-      out += s.substr(pos, f - pos) + to;
+      grow(s.substr(pos, f - pos));
+      grow(to);
       pos = f + from.size();
       --count;
     }
-    return in.str(out + s.substr(pos));
+    grow(s.substr(pos));
+    return in.str(out);
   }
   if (name == "startswith" || name == "endswith") {
     std::vector<Value> opts = argAt(in, a, 0).as<TupleObject>() ? a[0].as<TupleObject>()->items : std::vector<Value>{a[0]};
@@ -166,7 +184,8 @@ Value strMethod(Interpreter &in, const std::string &s, const std::string &name, 
       if (a.size() <= i || a[i].isNone()) return dflt;
       int64_t v = in.toInt(a[i]);
       if (v < 0) v = std::max<int64_t>(0, v + ncp);
-      return std::min(v, ncp);
+      // A start past the end finds nothing, not even "" (CPython).
+      return std::min(v, i == 1 ? ncp + 1 : ncp);
     };
     auto byteOf = [&](int64_t cp) {
       size_t i = 0;
@@ -199,9 +218,17 @@ Value strMethod(Interpreter &in, const std::string &s, const std::string &name, 
     for (size_t pos = s.find(sub); pos != std::string::npos; pos = s.find(sub, pos + sub.size())) ++n;
     return Value::integer(n);
   }
+  // A width past the memory budget is CPython's MemoryError up front (the
+  // padding cannot be allocated), not minutes of appending first.
+  auto checkWidth = [&](int64_t w, size_t unitBytes) {
+    int64_t limit = memoryLimit();
+    if (limit > 0 && w > 0 && uint64_t(w) > uint64_t(limit) / std::max<size_t>(unitBytes, 1))
+      in.raise("MemoryError", "");
+  };
   if (name == "ljust" || name == "rjust" || name == "center") {
     int64_t w = in.toInt(argAt(in, a, 0));
     std::string fill = a.size() > 1 ? arg(1) : " ";
+    checkWidth(w, fill.size());
     int64_t len = in.length(in.str(s));
     if (w <= len) return in.str(s);
     int64_t padn = w - len;
@@ -215,6 +242,7 @@ Value strMethod(Interpreter &in, const std::string &s, const std::string &name, 
     int64_t w = in.toInt(argAt(in, a, 0));
     int64_t len = int64_t(s.size());
     if (w <= len) return in.str(s);
+    checkWidth(w, 1);
     bool sign = !s.empty() && (s[0] == '-' || s[0] == '+');
     return in.str((sign ? s.substr(0, 1) : "") + std::string(size_t(w - len), '0') + (sign ? s.substr(1) : s));
   }

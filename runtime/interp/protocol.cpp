@@ -28,17 +28,37 @@ struct ListIterator : Object {
   }
 };
 
+// Counts the elements left (CPython's range_iterator does too): no value
+// past the last one is ever computed, so ranges ending near INT64_MAX/MIN
+// and reversed ranges need no stop that fits in 64 bits.
 struct RangeIterator : Object {
-  int64_t cur, stop, step;
+  int64_t cur, left, step;
+  RangeIterator(int64_t first, int64_t count, int64_t by) : cur(first), left(count), step(by) {}
   const char *typeName() const override { return "range_iterator"; }
   std::optional<Value> iter(Interpreter &) override { return Value(Ref<Object>(this)); }
   std::optional<Value> next(Interpreter &) override {
-    if (step > 0 ? cur >= stop : cur <= stop) return std::nullopt;
+    if (left <= 0) return std::nullopt;
     int64_t v = cur;
-    cur += step;
+    if (--left > 0) cur += step;
     return Value::integer(v);
   }
 };
+
+// range[start:stop:step] (indices already clamped by sliceIndices) as
+// CPython computes it: r.start + index * r.step for both ends and the product
+// of the steps, in 128 bits. Where the stop is one step past 64 bits, the
+// last element +/- 1 names the same elements.
+Ref<RangeObject> sliceRange(Interpreter &in, const RangeObject &r, int64_t start, int64_t stop, int64_t step) {
+  auto fits = [](__int128 v) { return v <= INT64_MAX && v >= INT64_MIN; };
+  __int128 by = __int128(r.step) * step;
+  if (!fits(by)) in.raise("OverflowError", "int too large (tfs ints are 64-bit)");
+  __int128 a = start, b = stop, s = step;
+  __int128 n = s > 0 ? (b > a ? (b - a + s - 1) / s : 0) : (a > b ? (a - b - s - 1) / -s : 0);
+  __int128 first = r.start + a * r.step, end = r.start + b * r.step;
+  if (n == 0 && (!fits(first) || !fits(end))) first = end = r.start;
+  if (!fits(end)) end = first + (n - 1) * by + (by > 0 ? 1 : -1);
+  return make<RangeObject>(int64_t(first), int64_t(end), int64_t(by));
+}
 
 struct StrIterator : Object {
   std::string s;
@@ -142,12 +162,14 @@ Value numericBinary(Interpreter &in, BinOp op, const Value &a, const Value &b) {
       return Value::real(double(x) / double(y));
     case BinOp::FloorDiv: {
       if (y == 0) in.raise("ZeroDivisionError", "integer division or modulo by zero");
+      if (y == -1 && x == INT64_MIN) in.raise("OverflowError", "int too large (tfs ints are 64-bit)");
       int64_t q = x / y;
       if ((x % y != 0) && ((x < 0) != (y < 0))) --q;
       return Value::integer(q);
     }
     case BinOp::Mod: {
       if (y == 0) in.raise("ZeroDivisionError", "integer modulo by zero");
+      if (y == -1) return Value::integer(0);  // INT64_MIN % -1 is undefined in C++
       int64_t m = x % y;
       if (m != 0 && ((m < 0) != (y < 0))) m += y;
       return Value::integer(m);
@@ -426,19 +448,20 @@ int64_t Interpreter::length(const Value &v) {
   raise("TypeError", fmt::format("object of type '{}' has no len()", typeName(v)));
 }
 
+Value reversedRange(Interpreter &in, const RangeObject &r) {
+  int64_t n = r.size();
+  if (n > 1 && r.step == INT64_MIN) in.raise("OverflowError", "int too large (tfs ints are 64-bit)");
+  int64_t last = n == 0 ? r.start : int64_t(r.start + __int128(n - 1) * r.step);
+  return make<RangeIterator>(last, n, r.step == INT64_MIN ? 1 : -r.step);
+}
+
 Value Interpreter::iter(const Value &v) {
   if (v.as<ListObject>() || v.as<TupleObject>()) {
     auto it = make<ListIterator>();
     it->seq = v;
     return it;
   }
-  if (auto *r = v.as<RangeObject>()) {
-    auto it = make<RangeIterator>();
-    it->cur = r->start;
-    it->stop = r->stop;
-    it->step = r->step;
-    return it;
-  }
+  if (auto *r = v.as<RangeObject>()) return make<RangeIterator>(r->start, r->size(), r->step);
   if (auto *s = v.as<StrObject>()) {
     auto it = make<StrIterator>();
     it->s = s->s;
@@ -556,10 +579,7 @@ Value Interpreter::getItem(const Value &obj, const Value &key) {
     if (auto *sl = key.as<SliceObject>()) {
       int64_t start, stop, step;
       sliceIndices(*this, *sl, r->size(), start, stop, step);
-      int64_t n = step > 0 ? (stop > start ? (stop - start + step - 1) / step : 0)
-                           : (start > stop ? (start - stop - step - 1) / -step : 0);
-      int64_t first = r->start + start * r->step, by = r->step * step;
-      return Value(make<RangeObject>(first, first + n * by, by));
+      return Value(sliceRange(*this, *r, start, stop, step));
     }
     int64_t i = normIndex(*this, toIndex(key), size_t(r->size()), "range object");
     return Value::integer(r->start + i * r->step);

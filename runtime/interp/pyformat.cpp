@@ -80,7 +80,7 @@ std::string Interpreter::repr(const Value &v) {
     return r->step == 1 ? fmt::format("range({}, {})", r->start, r->stop)
                         : fmt::format("range({}, {}, {})", r->start, r->stop, r->step);
   if (auto *c = v.as<ClassObject>()) {
-    bool builtinType = c->construct != nullptr || c->isException && c->dict.count("__builtin__");
+    bool builtinType = c->construct != nullptr || (c->isException && c->dict.count("__builtin__"));
     return fmt::format("<class '{}{}'>", builtinType ? "" : "__main__.", c->name);
   }
   if (auto *fn = v.as<FunctionObject>()) return fmt::format("<function {} at 0x{:x}>", fn->qualname, reinterpret_cast<uintptr_t>(fn));

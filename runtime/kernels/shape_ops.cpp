@@ -211,9 +211,20 @@ std::vector<Tensor> range(std::span<const Tensor> in, const ir::Attrs &) {
   if (delta == 0) fail(OpKind::Range, "Requires delta != 0: 0");
   if ((delta > 0 && start > limit) || (delta < 0 && start < limit))
     fail(OpKind::Range, fmt::format("Requires start <= limit when delta > 0: {}/{}", start, limit));
-  int64_t n = ir::isInteger(in[0].dtype())
-                  ? (std::abs(int64_t(limit) - int64_t(start)) + std::abs(int64_t(delta)) - 1) / std::abs(int64_t(delta))
-                  : int64_t(std::ceil(std::abs((limit - start) / delta)));
+  // The element count in 128 bits / as a double first: a count past int64
+  // is TF's InvalidArgumentError (the allocation limit catches the rest).
+  double count;
+  if (ir::isInteger(in[0].dtype())) {
+    __int128 span = __int128(int64_t(limit)) - int64_t(start), step = int64_t(delta);
+    if (span < 0) span = -span;
+    if (step < 0) step = -step;
+    count = double((span + step - 1) / step);
+  } else {
+    count = std::ceil(std::abs((limit - start) / delta));
+  }
+  if (!(count < 9.2233720368547758e18))
+    fail(OpKind::Range, "Requires ((limit - start) / delta) <= 9223372036854775807");
+  int64_t n = int64_t(count);
   Tensor o = Tensor::empty(in[0].dtype(), {n});
   dispatchNumeric(o.dtype(), [&]<class T>() {
     T *q = o.data<T>();

@@ -3,10 +3,12 @@
 #include "runtime/lang/lang.h"
 #include "runtime/interp/interpreter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
 #include <numeric>
+#include <vector>
 
 namespace tfs::runtime {
 
@@ -69,10 +71,8 @@ Value makeMathModule(Interpreter &in) {
     def(name, [name, f, need](Interpreter &in, Args a, const Kwargs &) {
       need(in, name, a, 1);
       if (a[0].isInt() || a[0].isBool()) return Value::integer(a[0].asInt());
-      double x = in.toFloat(a[0]);
-      if (std::isnan(x)) in.raise("ValueError", "cannot convert float NaN to integer");
-      if (std::isinf(x)) in.raise("OverflowError", "cannot convert float infinity to integer");
-      return Value::integer(int64_t(f(x)));
+      // int()'s conversion: NaN, infinity and values past 64 bits are errors.
+      return Value::integer(in.toInt(Value::real(f(in.toFloat(a[0])))));
     });
   };
   toIntegral("floor", [](double x) { return std::floor(x); });
@@ -100,9 +100,17 @@ Value makeMathModule(Interpreter &in) {
     return Value::real(std::fmod(in.toFloat(a[0]), y));
   });
   def("hypot", [](Interpreter &in, Args a, const Kwargs &) {
+    // Scaled by the largest magnitude so that squares neither overflow nor
+    // underflow (hypot(1e200, 1e200) is finite).
+    std::vector<double> xs;
+    double m = 0;
+    for (auto &v : a) { xs.push_back(std::fabs(in.toFloat(v))); m = std::max(m, xs.back()); }
+    for (double x : xs) if (std::isinf(x)) return Value::real(x);
+    for (double x : xs) if (std::isnan(x)) return Value::real(x);
+    if (m == 0) return Value::real(0.0);
     double s = 0;
-    for (auto &v : a) { double x = in.toFloat(v); s += x * x; }
-    return Value::real(std::sqrt(s));
+    for (double x : xs) s += (x / m) * (x / m);
+    return Value::real(m * std::sqrt(s));
   });
   def("isnan", [need](Interpreter &in, Args a, const Kwargs &) { need(in, "isnan", a, 1); return Value::boolean(std::isnan(in.toFloat(a[0]))); });
   def("isinf", [need](Interpreter &in, Args a, const Kwargs &) { need(in, "isinf", a, 1); return Value::boolean(std::isinf(in.toFloat(a[0]))); });
@@ -122,15 +130,35 @@ Value makeMathModule(Interpreter &in) {
     (void)fname;
     return v.asInt();
   };
-  def("gcd", [intArg](Interpreter &in, Args a, const Kwargs &) {
-    int64_t g = 0;
-    for (auto &v : a) g = std::gcd(g, intArg(in, v, "gcd"));
-    return Value::integer(g);
+  // gcd/lcm/comb/isqrt work in 128 bits (std::gcd of INT64_MIN and every
+  // overflowing product are undefined in 64); a result past 64 bits is the
+  // OverflowError of every tfs int operation.
+  auto fits64 = [](Interpreter &in, __int128 v) {
+    if (v > INT64_MAX || v < INT64_MIN) in.raise("OverflowError", "int too large (tfs ints are 64-bit)");
+    return Value::integer(int64_t(v));
+  };
+  auto gcd128 = [](__int128 x, __int128 y) {
+    if (x < 0) x = -x;
+    if (y < 0) y = -y;
+    while (y != 0) { __int128 t = x % y; x = y; y = t; }
+    return x;
+  };
+  def("gcd", [intArg, fits64, gcd128](Interpreter &in, Args a, const Kwargs &) {
+    __int128 g = 0;
+    for (auto &v : a) g = gcd128(g, intArg(in, v, "gcd"));
+    return fits64(in, g);
   });
-  def("lcm", [intArg](Interpreter &in, Args a, const Kwargs &) {
-    int64_t l = 1;
-    for (auto &v : a) { int64_t x = intArg(in, v, "lcm"); l = x == 0 ? 0 : std::lcm(l, x); if (!l) break; }
-    return Value::integer(a.empty() ? 1 : std::abs(l));
+  def("lcm", [intArg, fits64, gcd128](Interpreter &in, Args a, const Kwargs &) {
+    __int128 l = 1;
+    std::vector<__int128> xs;
+    for (auto &v : a) xs.push_back(intArg(in, v, "lcm"));
+    for (__int128 x : xs) {
+      if (x == 0) return Value::integer(0);
+      if (x < 0) x = -x;
+      l = l / gcd128(l, x) * x;
+      if (l > INT64_MAX) fits64(in, l);
+    }
+    return fits64(in, l);
   });
   def("factorial", [intArg, need](Interpreter &in, Args a, const Kwargs &) {
     need(in, "factorial", a, 1);
@@ -141,25 +169,30 @@ Value makeMathModule(Interpreter &in) {
     for (int64_t i = 2; i <= n; ++i) r *= i;
     return Value::integer(r);
   });
-  def("comb", [intArg](Interpreter &in, Args a, const Kwargs &) {
+  def("comb", [intArg, fits64](Interpreter &in, Args a, const Kwargs &) {
     if (a.size() != 2) in.raise("TypeError", fmt::format("comb expected 2 arguments, got {}", a.size()));
     int64_t n = intArg(in, a[0], "comb"), k = intArg(in, a[1], "comb");
     if (n < 0) in.raise("ValueError", "n must be a non-negative integer");
     if (k < 0) in.raise("ValueError", "k must be a non-negative integer");
     if (k > n) return Value::integer(0);
     k = std::min(k, n - k);
-    int64_t r = 1;
-    for (int64_t i = 1; i <= k; ++i) r = r * (n - k + i) / i;
-    return Value::integer(r);
+    // r stays C(n-k+i, i) after step i; C(n, i) only grows with i <= n/2, so
+    // the first step past 64 bits settles it (before r * (n-k+i) can wrap).
+    __int128 r = 1;
+    for (int64_t i = 1; i <= k; ++i) {
+      r = r * (n - k + i) / i;
+      if (r > INT64_MAX) fits64(in, r);
+    }
+    return Value::integer(int64_t(r));
   });
   def("isqrt", [intArg, need](Interpreter &in, Args a, const Kwargs &) {
     need(in, "isqrt", a, 1);
     int64_t n = intArg(in, a[0], "isqrt");
     if (n < 0) in.raise("ValueError", "isqrt() argument must be nonnegative");
-    int64_t r = int64_t(std::sqrt(double(n)));
+    __int128 r = __int128(std::sqrt(double(n)));
     while (r * r > n) --r;
     while ((r + 1) * (r + 1) <= n) ++r;
-    return Value::integer(r);
+    return Value::integer(int64_t(r));
   });
   def("fsum", [](Interpreter &in, Args a, const Kwargs &) {
     if (a.size() != 1) in.raise("TypeError", fmt::format("fsum() takes exactly one argument ({} given)", a.size()));

@@ -3,6 +3,7 @@
 // random, elementwise functions and reductions; tensors passed in become
 // arrays, so np.multiply(tf_a, tf_b) gives an ndarray.
 #include "runtime/kernels/kernels.h"
+#include "runtime/tensor/allocator.h"
 #include "runtime/tf/tf.h"
 
 #include <cmath>
@@ -62,6 +63,23 @@ Tensor numpyKernel(Interpreter &in, OpKind k, std::vector<Tensor> inputs, const 
   }
 }
 
+// The element count of a new array of this shape, with numpy's errors: a
+// negative dimension is ValueError, an array past the memory budget is
+// MemoryError before any buffer is built.
+static int64_t numpyElementCount(Interpreter &in, const std::vector<int64_t> &shape) {
+  int64_t n = 1;
+  bool tooLarge = false;
+  for (int64_t d : shape) {
+    if (d < 0) in.raise("ValueError", "negative dimensions are not allowed");
+    tooLarge |= __builtin_mul_overflow(n, d, &n);
+  }
+  int64_t limit = memoryLimit();
+  if (tooLarge || (limit > 0 && n > limit / 8))
+    in.raise("MemoryError", fmt::format("Unable to allocate an array with shape ({}{})", fmt::join(shape, ", "),
+                                        shape.size() == 1 ? "," : ""));
+  return n;
+}
+
 Value makeNumpyModule(Interpreter &in) {
   auto np = make<ModuleObject>("numpy");
   auto random = make<ModuleObject>("numpy.random");
@@ -93,8 +111,7 @@ Value makeNumpyModule(Interpreter &in) {
       std::optional<DType> d;
       for (const auto &[k, x] : kw) if (k == "dtype") d = dtypeArg(in, x);
       std::vector<int64_t> shape = shapeOf(in, a, 0);
-      int64_t n = 1;
-      for (int64_t x : shape) n *= x;
+      int64_t n = numpyElementCount(in, shape);
       return arr(Tensor::fromDoubles(d.value_or(DType::Float64), shape, std::vector<double>(size_t(n), v)));
     });
   }
@@ -106,7 +123,10 @@ Value makeNumpyModule(Interpreter &in) {
     else { start = in.toFloat(a[0]); stop = in.toFloat(a[1]); if (a.size() > 2) step = in.toFloat(a[2]); }
     std::optional<DType> d;
     for (const auto &[k, x] : kw) if (k == "dtype") d = dtypeArg(in, x);
-    int64_t n = std::max<int64_t>(0, int64_t(std::ceil((stop - start) / step)));
+    if (step == 0) in.raise("ZeroDivisionError", "division by zero");
+    double count = std::ceil((stop - start) / step);
+    if (std::isnan(count)) in.raise("ValueError", "arange: cannot compute length");
+    int64_t n = numpyElementCount(in, {count > 0 ? int64_t(std::min(count, 9.2e18)) : 0});
     std::vector<double> vals;
     for (int64_t i = 0; i < n; ++i) vals.push_back(start + double(i) * step);
     return arr(Tensor::fromDoubles(d.value_or(anyFloat ? DType::Float64 : DType::Int64), {n}, vals));

@@ -367,7 +367,7 @@ std::optional<Value> TensorObject::getItem(Interpreter &in, const Value &key) {
     } else {
       int64_t idx = in.toIndex(k);
       begin.push_back(idx);
-      end.push_back(idx + 1);
+      end.push_back(idx == INT64_MAX ? idx : idx + 1);  // shrunk axis: only begin counts
       strides.push_back(1);
       shrink |= int64_t(1) << i;
     }
