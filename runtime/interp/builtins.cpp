@@ -37,12 +37,16 @@ void needArgs(Interpreter &in, const std::string &fn, Args a, size_t lo, size_t 
 struct EnumerateIter : Object {
   Value it;
   int64_t i = 0;
+  bool pastMax = false;  // the next count would be INT64_MAX + 1
   const char *typeName() const override { return "enumerate"; }
   std::optional<Value> iter(Interpreter &) override { return Value(Ref<Object>(this)); }
   std::optional<Value> next(Interpreter &in) override {
     auto v = in.next(it);
     if (!v) return std::nullopt;
-    return in.tuple({Value::integer(i++), *v});
+    if (pastMax) in.raise("OverflowError", "int too large (tfs ints are 64-bit)");
+    int64_t n = i;
+    pastMax = __builtin_add_overflow(i, 1, &i);
+    return in.tuple({Value::integer(n), *v});
   }
 };
 struct ZipIter : Object {

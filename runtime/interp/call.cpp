@@ -2,6 +2,7 @@
 // messages for missing / extra / duplicate arguments), running its body in
 // a new scope, bound methods, classes (instantiation via __init__), native
 // functions and native objects; recursion limit and call-site tracking.
+#include "ir/op_table.h"
 #include "runtime/interp/eval.h"
 
 #include <fmt/format.h>
@@ -149,6 +150,11 @@ Value Interpreter::call(const Value &f, Args args, const Kwargs &kwargs) {
     else if (auto *bm = f.as<BoundMethod>(); bm && bm->func.as<NativeFunction>()) name = bm->func.as<NativeFunction>()->name;
     raise("TypeError", fmt::format("{}() missing required argument: expected at least {} positional argument{}, got {}",
                                    name, m.index + 1, m.index == 0 ? "" : "s", args.size()));
+  } catch (const ir::OpError &e) {
+    // A kernel's or the allocator's error that the callee did not turn into
+    // its Python exception: TF's class, raised where the call is, so that
+    // `except tf.errors.ResourceExhaustedError` sees it.
+    raise(e.errorClass, e.message);
   }
 }
 

@@ -331,7 +331,7 @@ Value Evaluator::evalComprehension(const Comprehension &c) {
     Value iterable = level == 0 ? eval(*g.iter) : ev.eval(*g.iter);
     in.span_ = g.iter->span;
     Value it = in.iter(iterable);
-    while (auto item = in.next(it)) {
+    while (auto item = in.next(it)) {  // in.next counts a step per element
       ev.assign(*g.target, *item);
       bool ok = true;
       for (const auto &cond : g.ifs)

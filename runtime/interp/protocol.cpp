@@ -129,11 +129,19 @@ void sliceIndices(Interpreter &in, const SliceObject &s, int64_t n, int64_t &sta
   stop = clampIdx(s.upper, step > 0 ? n : -1);
 }
 
+// Calls f(i) for each index a clamped slice visits, by count: `i += step`
+// past the last index overflows when the step is near INT64_MAX/MIN.
+template <class F> void forSliceIndices(int64_t start, int64_t stop, int64_t step, F &&f) {
+  __int128 a = start, b = stop, s = step;
+  __int128 n = s > 0 ? (b > a ? (b - a + s - 1) / s : 0) : (a > b ? (a - b - s - 1) / -s : 0);
+  for (__int128 k = 0; k < n; ++k) f(int64_t(a + k * s));
+}
+
 std::vector<Value> sliceOf(Interpreter &in, const std::vector<Value> &items, const SliceObject &s) {
   int64_t start, stop, step;
   sliceIndices(in, s, int64_t(items.size()), start, stop, step);
   std::vector<Value> out;
-  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) out.push_back(items[size_t(i)]);
+  forSliceIndices(start, stop, step, [&](int64_t i) { out.push_back(items[size_t(i)]); });
   return out;
 }
 
@@ -300,7 +308,7 @@ void deleteListSlice(Interpreter &in, ListObject &l, const SliceObject &s) {
   int64_t start, stop, step;
   sliceIndices(in, s, int64_t(l.items.size()), start, stop, step);
   std::vector<bool> drop(l.items.size(), false);
-  for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) drop[size_t(i)] = true;
+  forSliceIndices(start, stop, step, [&](int64_t i) { drop[size_t(i)] = true; });
   std::vector<Value> kept;
   for (size_t i = 0; i < l.items.size(); ++i) if (!drop[i]) kept.push_back(l.items[i]);
   l.items = std::move(kept);
@@ -523,6 +531,9 @@ std::optional<Value> Interpreter::next(const Value &it) {
       throw;
     }
   }
+  // Each element a native iterator yields is a step: list(range(10**12)) or
+  // sum(...) over a huge generator honours --max-steps and Ctrl-C.
+  step();
   if (Object *o = it.obj()) return o->next(*this);
   raise("TypeError", fmt::format("'{}' object is not an iterator", typeName(it)));
 }
@@ -559,7 +570,7 @@ Value Interpreter::getItem(const Value &obj, const Value &key) {
       int64_t start, stop, step;
       sliceIndices(*this, *sl, int64_t(cps.size()), start, stop, step);
       std::string out;
-      for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) out += cps[size_t(i)];
+      forSliceIndices(start, stop, step, [&](int64_t i) { out += cps[size_t(i)]; });
       return str(out);
     }
     if (!key.isInt() && !key.isBool()) raise("TypeError", fmt::format("string indices must be integers, not '{}'", typeName(key)));
@@ -570,7 +581,7 @@ Value Interpreter::getItem(const Value &obj, const Value &key) {
       int64_t start, stop, step;
       sliceIndices(*this, *sl, int64_t(s->s.size()), start, stop, step);
       std::string out;
-      for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) out += s->s[size_t(i)];
+      forSliceIndices(start, stop, step, [&](int64_t i) { out += s->s[size_t(i)]; });
       return Value(make<BytesObject>(out));
     }
     return Value::integer(static_cast<unsigned char>(s->s[size_t(normIndex(*this, toIndex(key), s->s.size(), "index"))]));
@@ -603,7 +614,7 @@ void Interpreter::setItem(const Value &obj, const Value &key, const Value &v) {
       auto repl = toList(v);
       if (step != 1) {
         std::vector<size_t> at;
-        for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) at.push_back(size_t(i));
+        forSliceIndices(start, stop, step, [&](int64_t i) { at.push_back(size_t(i)); });
         if (at.size() != repl.size())
           raise("ValueError", fmt::format("attempt to assign sequence of size {} to extended slice of size {}",
                                           repl.size(), at.size()));
@@ -670,9 +681,9 @@ int64_t Interpreter::hash(const Value &v) {
   if (auto *s = v.as<StrObject>()) return int64_t(std::hash<std::string>()(s->s));
   if (auto *s = v.as<BytesObject>()) return int64_t(std::hash<std::string>()(s->s) ^ 0x9e37);
   if (auto *t = v.as<TupleObject>()) {
-    int64_t h = 0x345678;
-    for (auto &x : t->items) h = h * 1000003 ^ hash(x);
-    return h;
+    uint64_t h = 0x345678;  // unsigned: the mixing wraps by design
+    for (auto &x : t->items) h = h * 1000003 ^ uint64_t(hash(x));
+    return int64_t(h);
   }
   if (v.as<ListObject>() || v.as<DictObject>() || v.as<SetObject>())
     raise("TypeError", fmt::format("unhashable type: '{}'", typeName(v)));

@@ -251,11 +251,9 @@ Value stageWhile(Interpreter &in, GraphScope &g, const std::function<Value(const
         if (type.shape.ranked)
           for (int64_t d : type.shape.dims) dims.push_back(d < 0 ? 0 : d);
         // (An unknown rank gets a scalar zero and stays unranked, as in TF.)
-        int64_t n = 1;
-        for (int64_t d : dims) n *= d;
         if (type.dtype == DType::String)
           in.raise("ValueError", fmt::format("'{}' must be defined before the loop.", nameOf(i)));
-        zero = g.builder().constant(denseFromTensor(Tensor::fromDoubles(type.dtype, dims, std::vector<double>(size_t(n), 0.0))),
+        zero = g.builder().constant(denseFromTensor(filledTensor(type.dtype, dims, 0.0)),
                                     in.currentSpan());
       } else {
         Value pyZero = like.isFloat() ? Value::real(0.0) : like.isBool() ? Value::boolean(false) : Value::integer(0);

@@ -94,10 +94,8 @@ Value initializer(Interpreter &in, const std::string &kind, double a, double b) 
     DType dt = DType::Float32;
     for (const auto &[k, v] : kw) if (k == "dtype") dt = dtypeArg(in, v).value_or(dt);
     if (args.size() > 1) dt = dtypeArg(in, args[1]).value_or(dt);
-    int64_t n = 1;
-    for (int64_t d : shape) n *= d;
     if (kind == "zeros" || kind == "ones" || kind == "constant")
-      return wrap(Tensor::fromDoubles(dt, shape, std::vector<double>(size_t(n), kind == "zeros" ? 0.0 : kind == "ones" ? 1.0 : a)));
+      return wrap(filledTensor(dt, shape, kind == "zeros" ? 0.0 : kind == "ones" ? 1.0 : a));
     double fanIn = shape.size() >= 2 ? double(shape[shape.size() - 2]) : shape.empty() ? 1.0 : double(shape[0]);
     double fanOut = shape.empty() ? 1.0 : double(shape.back());
     double limit = kind == "glorot_uniform" ? std::sqrt(6.0 / std::max(1.0, fanIn + fanOut)) : b;
@@ -269,7 +267,7 @@ void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf) {
     def(*m, "placeholder", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
       auto args = in.bindArgs("placeholder", a, kw, {"dtype", "shape", "name"}, {std::nullopt, Value(), Value()});
       GraphScope *g = currentGraph(in);
-      if (!g || !ctx(in).graphs.empty() && ctx(in).graphs.back() != g)
+      if (!g || (!ctx(in).graphs.empty() && ctx(in).graphs.back() != g))
         raiseTf(in, "RuntimeError", "tf.placeholder() is not compatible with eager execution.");
       DType d = *dtypeArg(in, args[0]);
       ir::Attrs attrs{{"dtype", d}};

@@ -38,6 +38,11 @@ void raiseTf(Interpreter &in, const std::string &cls, const std::string &msg) {
 
 void raiseOpError(Interpreter &in, const ir::OpError &e) { raiseTf(in, e.errorClass, e.message); }
 
+Tensor filledTensor(DType dtype, const std::vector<int64_t> &shape, double value) {
+  Tensor scalar = Tensor::fromDoubles(dtype, {}, {value});
+  return runKernel(ir::OpKind::Fill, std::vector<Tensor>{scalar}, ir::Attrs{{"shape", shape}})[0];
+}
+
 Value wrap(Tensor t, bool numpy) {
   auto o = make<TensorObject>();
   o->eager = std::move(t);

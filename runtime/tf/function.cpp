@@ -105,7 +105,7 @@ struct FunctionWrapper : Object, CycleTracked {
       std::vector<int64_t> dims = shape.ranked ? shape.dims : std::vector<int64_t>{};
       for (auto &d : dims) if (d < 0) d = 1;
       auto t = make<TensorObject>();
-      t->eager = Tensor::fromDoubles(dtype, dims, std::vector<double>(size_t(ir::Shape(dims).numElements()), 0.0));
+      t->eager = filledTensor(dtype, dims, 0.0);
       args.push_back(Value(t));
     }
     return args;

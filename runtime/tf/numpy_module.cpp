@@ -53,13 +53,36 @@ Value reduce(Interpreter &in, OpKind k, Args a, const Kwargs &kw) {
   return arr(r);
 }
 
+// numpy's class for a kernel's or the allocator's error: MemoryError for an
+// array past the budget, TypeError for a dtype problem, else ValueError.
+const char *numpyErrorClass(const ir::OpError &e) {
+  if (e.errorClass == "ResourceExhaustedError") return "MemoryError";
+  return e.errorClass == "TypeError" ? "TypeError" : "ValueError";
+}
+
+// Every native function of a numpy module reports OpErrors as numpy does.
+void raiseNumpyErrors(ModuleObject &m) {
+  for (auto &[name, v] : m.scope->vars) {
+    auto *nf = v.as<NativeFunction>();
+    if (!nf) continue;
+    NativeFn inner = nf->fn;
+    nf->fn = [inner](Interpreter &in, Args a, const Kwargs &kw) -> Value {
+      try {
+        return inner(in, a, kw);
+      } catch (const ir::OpError &e) {
+        in.raise(numpyErrorClass(e), e.message);
+      }
+    };
+  }
+}
+
 }  // namespace
 
 Tensor numpyKernel(Interpreter &in, OpKind k, std::vector<Tensor> inputs, const ir::Attrs &attrs) {
   try {
     return runKernel(k, inputs, attrs)[0];
   } catch (const ir::OpError &e) {
-    in.raise(e.errorClass == "TypeError" ? "TypeError" : "ValueError", e.message);
+    in.raise(numpyErrorClass(e), e.message);
   }
 }
 
@@ -183,6 +206,8 @@ Value makeNumpyModule(Interpreter &in) {
     }
     return Value::boolean(true);
   });
+  raiseNumpyErrors(*np);
+  raiseNumpyErrors(*random);
   return np;
 }
 

@@ -254,20 +254,20 @@ void installNumpyRandom(Interpreter &in, ModuleObject &random) {
       if (n == 0) in.raise("ValueError", "'a' cannot be empty unless no samples are taken");
     }
     auto dims = sizeArg(in, args[1]);
-    int64_t count = 1;
-    if (dims) for (int64_t d : *dims) count *= d;
-    std::vector<int64_t> idx(static_cast<size_t>(count));
+    // The result tensor first: its allocation applies the memory budget
+    // before anything of `size` elements is built.
+    Tensor ids = Tensor::empty(DType::Int64, dims ? *dims : std::vector<int64_t>{});
+    int64_t count = ids.numElements();
+    int64_t *idx = ids.data<int64_t>();
     if (in.truth(args[2])) {
-      for (auto &i : idx) i = int64_t(state().bounded(uint64_t(n - 1)));
+      for (int64_t i = 0; i < count; ++i) idx[i] = int64_t(state().bounded(uint64_t(n - 1)));
     } else {
       if (count > n) in.raise("ValueError", "Cannot take a larger sample than population when 'replace=False'");
       Tensor perm = Tensor::empty(DType::Int64, {n});
       for (int64_t i = 0; i < n; ++i) perm.data<int64_t>()[i] = i;
       perm = shuffledRows(perm);
-      for (int64_t i = 0; i < count; ++i) idx[size_t(i)] = perm.data<int64_t>()[i];
+      for (int64_t i = 0; i < count; ++i) idx[i] = perm.data<int64_t>()[i];
     }
-    Tensor ids = Tensor::empty(DType::Int64, dims ? *dims : std::vector<int64_t>{});
-    for (int64_t i = 0; i < count; ++i) ids.data<int64_t>()[i] = idx[size_t(i)];
     if (args[0].isInt()) return dims ? wrap(std::move(ids), true) : Value::integer(idx[0]);
     Tensor out = runKernel(ir::OpKind::Gather, std::vector<Tensor>{pool, ids}, ir::Attrs{{"axis", int64_t(0)}})[0];
     return wrap(std::move(out), true);

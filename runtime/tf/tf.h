@@ -157,6 +157,9 @@ Ref<ModuleObject> submodule(Interpreter &in, ModuleObject &parent, const std::st
 
 // --- values -------------------------------------------------------------------
 Value wrap(Tensor t, bool numpy = false);
+// A tensor of `shape` with every element `value`: allocated first, so the
+// memory budget applies before anything of that size is built.
+Tensor filledTensor(DType dtype, const std::vector<int64_t> &shape, double value);
 Ref<TensorObject> wrapSym(ir::Value *v, GraphScope *scope, const std::string &name);
 // Python value -> tensor (tf.convert_to_tensor). `dtype`: requested dtype;
 // `like`: a dtype a Python scalar adopts (binary operators).

@@ -336,7 +336,8 @@ Value makeTfModule(Interpreter &in, bool v1) {
       bool known = true;
       for (int64_t x : shape) {
         known = known && x >= 0;
-        n *= x;
+        // Past 64 bits the count cannot match any tensor: report it as unknown.
+        if (known && __builtin_mul_overflow(n, x, &n)) known = false;
       }
       // TF reshapes when the counts agree and fills from a single element;
       // anything else is its TypeError (was an uncaught reshape error).
