@@ -15,6 +15,8 @@ std::optional<Value> builtinCompare(Interpreter &in, CmpOp op, const Value &a, c
 Value newKeyError(Interpreter &in, const Value &key);
 // `del l[a:b:c]`.
 void deleteListSlice(Interpreter &in, ListObject &l, const SliceObject &s);
+// `x in range(...)` for an int x, by arithmetic.
+bool rangeContains(const RangeObject &r, int64_t x);
 // reversed(range): a lazy iterator from the last element down.
 Value reversedRange(Interpreter &in, const RangeObject &r);
 

@@ -133,7 +133,7 @@ Value strMethod(Interpreter &in, const std::string &s, const std::string &name, 
       // CPython inserts `to` before every character and at the end.
       for (size_t i = 0; i <= s.size(); ++i) {
         bool boundary = i == s.size() || (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80;
-        if (boundary && count != 0) { grow(to); --count; }
+        if (boundary && count != 0) { grow(to); if (count > 0) --count; }
         if (i < s.size()) out += s[i];
       }
       return in.str(out);
@@ -145,7 +145,7 @@ Value strMethod(Interpreter &in, const std::string &s, const std::string &name, 
       grow(s.substr(pos, f - pos));
       grow(to);
       pos = f + from.size();
-      --count;
+      if (count > 0) --count;  // negative: no limit
     }
     grow(s.substr(pos));
     return in.str(out);
@@ -549,6 +549,15 @@ std::optional<Value> builtinMethod(Interpreter &in, const Value &self, const std
     if (name == "step") return Value::integer(r->step);
     if (name == "index" || name == "count")
       return bind([](Interpreter &in, const Value &s, const std::string &n, Args a, const Kwargs &kw) {
+        // An int argument is answered by arithmetic (range(10**18).index(5)
+        // must not build a list); anything else compares element by element.
+        const auto *r = s.as<RangeObject>();
+        if (a.size() == 1 && (a[0].isInt() || a[0].isBool())) {
+          bool in_ = rangeContains(*r, a[0].asInt());
+          if (n == "count") return Value::integer(in_ ? 1 : 0);
+          if (!in_) in.raise("ValueError", fmt::format("{} is not in range", in.repr(a[0])));
+          return Value::integer(int64_t((__int128(a[0].asInt()) - r->start) / r->step));
+        }
         ListObject tmp(in.toList(s));
         if (n == "index" && !tmp.items.empty() && a.size() == 1 && !in.contains(s, a[0]))
           in.raise("ValueError", fmt::format("{} is not in range", in.repr(a[0])));

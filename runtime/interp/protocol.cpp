@@ -456,6 +456,12 @@ int64_t Interpreter::length(const Value &v) {
   raise("TypeError", fmt::format("object of type '{}' has no len()", typeName(v)));
 }
 
+// `x in range(...)` by arithmetic, as CPython does for ints (no iteration).
+bool rangeContains(const RangeObject &r, int64_t x) {
+  bool inside = r.step > 0 ? (x >= r.start && x < r.stop) : (x <= r.start && x > r.stop);
+  return inside && (__int128(x) - r.start) % r.step == 0;
+}
+
 Value reversedRange(Interpreter &in, const RangeObject &r) {
   int64_t n = r.size();
   if (n > 1 && r.step == INT64_MIN) in.raise("OverflowError", "int too large (tfs ints are 64-bit)");
@@ -593,7 +599,7 @@ Value Interpreter::getItem(const Value &obj, const Value &key) {
       return Value(sliceRange(*this, *r, start, stop, step));
     }
     int64_t i = normIndex(*this, toIndex(key), size_t(r->size()), "range object");
-    return Value::integer(r->start + i * r->step);
+    return Value::integer(int64_t(r->start + __int128(i) * r->step));  // an element: fits, i * step may not
   }
   if (auto *inst = obj.as<InstanceObject>()) {
     if (auto m = inst->klass->lookup("__getitem__")) {
@@ -653,6 +659,7 @@ bool Interpreter::contains(const Value &c, const Value &item) {
   }
   if (auto *d = c.as<DictObject>()) return d->get(*this, item).has_value();
   if (auto *s = c.as<SetObject>()) return s->d->get(*this, item).has_value();
+  if (auto *r = c.as<RangeObject>(); r && (item.isInt() || item.isBool())) return rangeContains(*r, item.asInt());
   if (auto *inst = c.as<InstanceObject>()) {
     if (auto m = inst->klass->lookup("__contains__")) {
       Value args[] = {item};

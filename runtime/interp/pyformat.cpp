@@ -391,7 +391,7 @@ std::string percentFormat(Interpreter &in, const std::string &f, const Value &ar
       Value num = v;
       if (!v.isInt() && !v.isBool()) {
         if (v.as<StrObject>()) in.raise("TypeError", fmt::format("%{} format: a real number is required, not str", c));
-        num = Value::integer(v.isFloat() ? int64_t(v.asFloat()) : in.toInt(v));
+        num = Value::integer(in.toInt(v));  // int(): NaN, inf and past 64 bits are errors
       }
       int64_t x = num.asInt();
       uint64_t ax = x < 0 ? uint64_t(0) - uint64_t(x) : uint64_t(x);

@@ -145,13 +145,14 @@ Tensor tensorFromPython(Interpreter &in, const Value &v, std::optional<DType> dt
     case DType::Float32: t.data<float>()[i] = float(in.toFloat(x)); break;
     case DType::Float64: t.data<double>()[i] = in.toFloat(x); break;
     case DType::Int32: {
-      int64_t iv = x.isFloat() ? int64_t(x.asFloat()) : in.toInt(x);
+      // A float into an int array (numpy's unsafe cast): the x86 rule of tf.cast.
+      int64_t iv = x.isFloat() ? numericCast<double, int64_t>(x.asFloat()) : in.toInt(x);
       if (!numpyDefaults && (iv > INT32_MAX || iv < INT32_MIN))
         in.raise("ValueError", fmt::format("Can't convert Python int {} to int32 (out of range)", iv));
       t.data<int32_t>()[i] = int32_t(iv);
       break;
     }
-    case DType::Int64: t.data<int64_t>()[i] = x.isFloat() ? int64_t(x.asFloat()) : in.toInt(x); break;
+    case DType::Int64: t.data<int64_t>()[i] = x.isFloat() ? numericCast<double, int64_t>(x.asFloat()) : in.toInt(x); break;
     case DType::Bool: t.data<bool>()[i] = in.truth(x); break;
     }
   }
