@@ -266,6 +266,7 @@ Ref<ConcreteFunction> FunctionWrapper::trace(Interpreter &in, const std::vector<
     c.graphs.pop_back();
     --c.traceDepth;
     c.nameScopes = savedScopes;
+    c.failedTraces.push_back(cf->scope);
     throw;
   }
   c.graphs.pop_back();

@@ -125,6 +125,10 @@ struct TapeObject : Object {
 // Per-run state of the tf layer (Interpreter::tfContext).
 struct TfContext {
   std::vector<GraphScope *> graphs;       // tracing stack (innermost last)
+  // Graphs of traces that raised, kept until the run ends: the exception
+  // (`raise ValueError(tf.square(x))`) or a global may still hold their
+  // symbolic tensors, whose str() and use read the graph.
+  std::vector<std::shared_ptr<GraphScope>> failedTraces;
   GraphScope *v1Graph = nullptr;          // the default graph in v1 mode
   std::unique_ptr<GraphScope> ownedV1Graph;  // made by disable_eager_execution
   bool eagerDisabled = false;
