@@ -43,7 +43,7 @@ struct EnumerateIter : Object {
   std::optional<Value> next(Interpreter &in) override {
     auto v = in.next(it);
     if (!v) return std::nullopt;
-    if (pastMax) in.raise("OverflowError", "int too large (tfs ints are 64-bit)");
+    if (pastMax) in.raiseIntTooLarge();
     int64_t n = i;
     pastMax = __builtin_add_overflow(i, 1, &i);
     return in.tuple({Value::integer(n), *v});
@@ -145,9 +145,7 @@ static Value roundInt(Interpreter &in, int64_t x, int64_t n) {
   __int128 q = x / p, r = x % p;
   if (r < 0) { q -= 1; r += p; }
   if (2 * r > p || (2 * r == p && (q & 1))) q += 1;
-  __int128 v = q * p;
-  if (v > INT64_MAX || v < INT64_MIN) in.raise("OverflowError", "int too large (tfs ints are 64-bit)");
-  return Value::integer(int64_t(v));
+  return Value::integer(in.intFrom128(q * p));
 }
 
 // round(float[, ndigits]) with CPython's limits: no ndigits gives an int,

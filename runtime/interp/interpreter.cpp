@@ -173,6 +173,13 @@ void Interpreter::raise(const std::string &cls, const std::string &message) {
   raiseValue(newException(exceptionClass(cls), message));
 }
 
+void Interpreter::raiseIntTooLarge() { raise("OverflowError", "int too large (tfs ints are 64-bit)"); }
+
+int64_t Interpreter::intFrom128(__int128 v) {
+  if (v > INT64_MAX || v < INT64_MIN) raiseIntTooLarge();
+  return int64_t(v);
+}
+
 void Interpreter::raiseValue(Value exc) {
   PyException e;
   e.exc = std::move(exc);

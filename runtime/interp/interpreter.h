@@ -75,6 +75,10 @@ public:
 
   // --- exceptions ---
   [[noreturn]] void raise(const std::string &cls, const std::string &message);
+  // tfs ints are 64-bit: a result CPython would hold as a big int is this
+  // OverflowError ("int too large (tfs ints are 64-bit)").
+  [[noreturn]] void raiseIntTooLarge();
+  int64_t intFrom128(__int128 v);  // v when it fits in 64 bits, else raiseIntTooLarge()
   [[noreturn]] void raiseValue(Value exc);
   Ref<ClassObject> exceptionClass(const std::string &name);
   // A new exception class (e.g. tf.errors.InvalidArgumentError).

@@ -48,13 +48,18 @@ struct RangeIterator : Object {
 // CPython computes it: r.start + index * r.step for both ends and the product
 // of the steps, in 128 bits. Where the stop is one step past 64 bits, the
 // last element +/- 1 names the same elements.
+// How many indices a clamped slice visits, in 128 bits (-step of INT64_MIN
+// and stop - start do not always exist in 64).
+__int128 sliceCount(__int128 a, __int128 b, __int128 s) {
+  return s > 0 ? (b > a ? (b - a + s - 1) / s : 0) : (a > b ? (a - b - s - 1) / -s : 0);
+}
+
 Ref<RangeObject> sliceRange(Interpreter &in, const RangeObject &r, int64_t start, int64_t stop, int64_t step) {
   auto fits = [](__int128 v) { return v <= INT64_MAX && v >= INT64_MIN; };
   __int128 by = __int128(r.step) * step;
-  if (!fits(by)) in.raise("OverflowError", "int too large (tfs ints are 64-bit)");
-  __int128 a = start, b = stop, s = step;
-  __int128 n = s > 0 ? (b > a ? (b - a + s - 1) / s : 0) : (a > b ? (a - b - s - 1) / -s : 0);
-  __int128 first = r.start + a * r.step, end = r.start + b * r.step;
+  if (!fits(by)) in.raiseIntTooLarge();
+  __int128 n = sliceCount(start, stop, step);
+  __int128 first = r.start + __int128(start) * r.step, end = r.start + __int128(stop) * r.step;
   if (n == 0 && (!fits(first) || !fits(end))) first = end = r.start;
   if (!fits(end)) end = first + (n - 1) * by + (by > 0 ? 1 : -1);
   return make<RangeObject>(int64_t(first), int64_t(end), int64_t(by));
@@ -132,9 +137,8 @@ void sliceIndices(Interpreter &in, const SliceObject &s, int64_t n, int64_t &sta
 // Calls f(i) for each index a clamped slice visits, by count: `i += step`
 // past the last index overflows when the step is near INT64_MAX/MIN.
 template <class F> void forSliceIndices(int64_t start, int64_t stop, int64_t step, F &&f) {
-  __int128 a = start, b = stop, s = step;
-  __int128 n = s > 0 ? (b > a ? (b - a + s - 1) / s : 0) : (a > b ? (a - b - s - 1) / -s : 0);
-  for (__int128 k = 0; k < n; ++k) f(int64_t(a + k * s));
+  __int128 n = sliceCount(start, stop, step);
+  for (__int128 k = 0; k < n; ++k) f(int64_t(start + k * step));
 }
 
 std::vector<Value> sliceOf(Interpreter &in, const std::vector<Value> &items, const SliceObject &s) {
@@ -162,15 +166,15 @@ Value numericBinary(Interpreter &in, BinOp op, const Value &a, const Value &b) {
   if (ints) {
     int64_t x = a.asInt(), y = b.asInt(), r = 0;
     switch (op) {
-    case BinOp::Add: if (__builtin_add_overflow(x, y, &r)) in.raise("OverflowError", "int too large (tfs ints are 64-bit)"); return Value::integer(r);
-    case BinOp::Sub: if (__builtin_sub_overflow(x, y, &r)) in.raise("OverflowError", "int too large (tfs ints are 64-bit)"); return Value::integer(r);
-    case BinOp::Mul: if (__builtin_mul_overflow(x, y, &r)) in.raise("OverflowError", "int too large (tfs ints are 64-bit)"); return Value::integer(r);
+    case BinOp::Add: if (__builtin_add_overflow(x, y, &r)) in.raiseIntTooLarge(); return Value::integer(r);
+    case BinOp::Sub: if (__builtin_sub_overflow(x, y, &r)) in.raiseIntTooLarge(); return Value::integer(r);
+    case BinOp::Mul: if (__builtin_mul_overflow(x, y, &r)) in.raiseIntTooLarge(); return Value::integer(r);
     case BinOp::Div:
       if (y == 0) in.raise("ZeroDivisionError", "division by zero");
       return Value::real(double(x) / double(y));
     case BinOp::FloorDiv: {
       if (y == 0) in.raise("ZeroDivisionError", "integer division or modulo by zero");
-      if (y == -1 && x == INT64_MIN) in.raise("OverflowError", "int too large (tfs ints are 64-bit)");
+      if (y == -1 && x == INT64_MIN) in.raiseIntTooLarge();
       int64_t q = x / y;
       if ((x % y != 0) && ((x < 0) != (y < 0))) --q;
       return Value::integer(q);
@@ -186,15 +190,15 @@ Value numericBinary(Interpreter &in, BinOp op, const Value &a, const Value &b) {
       if (y < 0) return Value::real(std::pow(double(x), double(y)));
       int64_t result = 1, base = x;
       while (y) {
-        if (y & 1 && __builtin_mul_overflow(result, base, &result)) in.raise("OverflowError", "int too large (tfs ints are 64-bit)");
+        if (y & 1 && __builtin_mul_overflow(result, base, &result)) in.raiseIntTooLarge();
         y >>= 1;
-        if (y && __builtin_mul_overflow(base, base, &base)) in.raise("OverflowError", "int too large (tfs ints are 64-bit)");
+        if (y && __builtin_mul_overflow(base, base, &base)) in.raiseIntTooLarge();
       }
       return Value::integer(result);
     }
     case BinOp::LShift:
       if (y < 0) in.raise("ValueError", "negative shift count");
-      if (y >= 63 || (x != 0 && (x << y) >> y != x)) in.raise("OverflowError", "int too large (tfs ints are 64-bit)");
+      if (y >= 63 || (x != 0 && (x << y) >> y != x)) in.raiseIntTooLarge();
       return Value::integer(x << y);
     case BinOp::RShift:
       if (y < 0) in.raise("ValueError", "negative shift count");
@@ -349,7 +353,7 @@ Value Interpreter::binary(BinOp op, const Value &a, const Value &b) {
 Value Interpreter::unary(UnaryOp op, const Value &a) {
   if (a.isInt() || a.isBool()) {
     if (op == UnaryOp::Neg) {
-      if (a.asInt() == INT64_MIN) raise("OverflowError", "int too large (tfs ints are 64-bit)");
+      if (a.asInt() == INT64_MIN) raiseIntTooLarge();
       return Value::integer(-a.asInt());
     }
     if (op == UnaryOp::Pos) return Value::integer(a.asInt());
@@ -464,7 +468,7 @@ bool rangeContains(const RangeObject &r, int64_t x) {
 
 Value reversedRange(Interpreter &in, const RangeObject &r) {
   int64_t n = r.size();
-  if (n > 1 && r.step == INT64_MIN) in.raise("OverflowError", "int too large (tfs ints are 64-bit)");
+  if (n > 1 && r.step == INT64_MIN) in.raiseIntTooLarge();
   int64_t last = n == 0 ? r.start : int64_t(r.start + __int128(n - 1) * r.step);
   return make<RangeIterator>(last, n, r.step == INT64_MIN ? 1 : -r.step);
 }
@@ -728,7 +732,7 @@ int64_t Interpreter::toInt(const Value &v) {
     double d = v.asFloat();
     if (std::isnan(d)) raise("ValueError", "cannot convert float NaN to integer");
     if (std::isinf(d)) raise("OverflowError", "cannot convert float infinity to integer");
-    if (std::fabs(d) >= 9.2233720368547758e18) raise("OverflowError", "int too large (tfs ints are 64-bit)");
+    if (std::fabs(d) >= 9.2233720368547758e18) raiseIntTooLarge();
     return int64_t(d);
   }
   if (auto *s = v.as<StrObject>()) {

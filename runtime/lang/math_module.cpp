@@ -133,10 +133,7 @@ Value makeMathModule(Interpreter &in) {
   // gcd/lcm/comb/isqrt work in 128 bits (std::gcd of INT64_MIN and every
   // overflowing product are undefined in 64); a result past 64 bits is the
   // OverflowError of every tfs int operation.
-  auto fits64 = [](Interpreter &in, __int128 v) {
-    if (v > INT64_MAX || v < INT64_MIN) in.raise("OverflowError", "int too large (tfs ints are 64-bit)");
-    return Value::integer(int64_t(v));
-  };
+  auto fits64 = [](Interpreter &in, __int128 v) { return Value::integer(in.intFrom128(v)); };
   auto gcd128 = [](__int128 x, __int128 y) {
     if (x < 0) x = -x;
     if (y < 0) y = -y;
@@ -164,7 +161,7 @@ Value makeMathModule(Interpreter &in) {
     need(in, "factorial", a, 1);
     int64_t n = intArg(in, a[0], "factorial");
     if (n < 0) in.raise("ValueError", "factorial() not defined for negative values");
-    if (n > 20) in.raise("OverflowError", "int too large (tfs ints are 64-bit)");
+    if (n > 20) in.raiseIntTooLarge();
     int64_t r = 1;
     for (int64_t i = 2; i <= n; ++i) r *= i;
     return Value::integer(r);
