@@ -3,7 +3,9 @@
 #   NAME.expected        stdout+stderr (merged) must equal the file exactly, on
 #                        both backends AND with --run-functions-eagerly (tf.function
 #                        bodies run as plain Python: converted and unconverted code
-#                        must print the same);
+#                        must print the same; a script whose first lines hold
+#                        "# tfs-test: graph-only" checks graph semantics that
+#                        running functions eagerly changes, and skips that mode);
 #   NAME.expected_error  every line must appear in stderr and the exit status
 #                        must be 1, on both backends.
 set -u
@@ -12,6 +14,7 @@ tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 status=0
 if [ -f "$base.expected" ]; then
   modes=("--backend=interp" "--backend=jit" "--run-functions-eagerly")
+  head -5 "$FILE" | grep -q '^# tfs-test: graph-only' && modes=("--backend=interp" "--backend=jit")
 elif [ -f "$base.expected_error" ]; then
   modes=("--backend=interp" "--backend=jit")
 else

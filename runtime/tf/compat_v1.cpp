@@ -219,8 +219,8 @@ std::optional<Value> SessionObject::getAttr(Interpreter &in, const std::string &
         std::string key = n && n->kind() == OpKind::Placeholder ? ir::attrString(n->attrs, "name", t->name) : t->name;
         Tensor val = tensorFromPython(in, v, t->dtype(), true);
         if (!t->shape().isCompatibleWith(ir::Shape(val.shape())))
-          raiseTf(in, "ValueError", fmt::format("Cannot feed value of shape {} for Tensor {}:0, which has shape {}",
-                                                ir::Shape(val.shape()).tfString(), t->name, t->shape().tfString()));
+          raiseTf(in, "ValueError", fmt::format("Cannot feed value of shape {} for Tensor {}, which has shape {}",
+                                                ir::Shape(val.shape()).tfString(), t->tensorName(), t->shape().tfString()));
         rc.feeds[key] = val;
       }
     }

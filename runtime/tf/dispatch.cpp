@@ -267,6 +267,23 @@ const char *tfDataTypeEnum(DType d) {
                        x, y, node, ir::tfOpType(kind), tfDataTypeEnum(dt), inputName(*inputs[0]),
                        inputName(*inputs[1]), a.debugString(), b.debugString()));
 }
+
+[[noreturn]] void raiseLeakedGraphTensor(Interpreter &in, const std::vector<Ref<TensorObject>> &inputs) {
+  std::string name;
+  for (auto &t : inputs)
+    if (t->symbolic()) { name = t->tensorName(); break; }
+  in.raise("TypeError", "An op outside of the function building code is being passed\n"
+                        "a \"Graph\" tensor. It is possible to have Graph tensors\n"
+                        "leak out of the function building context by including a\n"
+                        "tf.init_scope in your function building code.\n"
+                        "For example, the following function will fail:\n"
+                        "  @tf.function\n"
+                        "  def has_init_scope():\n"
+                        "    my_constant = tf.constant(1.)\n"
+                        "    with tf.init_scope():\n"
+                        "      added = my_constant * 2\n"
+                        "The graph tensor has name: " + name);
+}
 }  // namespace
 
 std::vector<Ref<TensorObject>> callOp(Interpreter &in, ir::OpKind kind,
@@ -278,6 +295,10 @@ std::vector<Ref<TensorObject>> callOp(Interpreter &in, ir::OpKind kind,
   if (anySym && !g) {
     for (auto &t : inputs)
       if (t->symbolic()) { g = t->scope; break; }
+    // A tensor of a tf.function's graph used eagerly: it leaked out of its
+    // trace (a global assigned inside, or tf.init_scope). TF refuses to run
+    // the op; building it into the finished graph would compute nothing.
+    if (g->kind() == GraphScope::Kind::Function) raiseLeakedGraphTensor(in, inputs);
   }
   if (g) {
     std::vector<ir::Value *> ops;

@@ -188,7 +188,7 @@ std::optional<Value> TensorObject::getAttr(Interpreter &in, const std::string &n
   if (name == "size" && numpy) return Value::integer(eager.numElements());
   if (name == "name") {
     if (!symbolic()) raiseTf(in, "AttributeError", "Tensor.name is undefined when eager execution is enabled.");
-    return in.str(this->name + ":0");
+    return in.str(tensorName());
   }
   if (name == "numpy") {
     return in.native("numpy", [self](Interpreter &in, Args, const Kwargs &) -> Value {
@@ -387,7 +387,7 @@ std::optional<Value> TensorObject::getItem(Interpreter &in, const Value &key) {
 
 std::optional<std::string> TensorObject::repr(Interpreter &in) {
   if (symbolic())
-    return fmt::format("<tf.Tensor '{}:0' shape={} dtype={}>", name, shapeDims(shape()), ir::dtypeName(dtype()));
+    return fmt::format("<tf.Tensor '{}' shape={} dtype={}>", tensorName(), shapeDims(shape()), ir::dtypeName(dtype()));
   if (numpy) return eager.rank() == 0 && !zeroDimArray ? formatNumpy(eager) : formatNumpyRepr(eager);
   std::string body = formatNumpy(eager);
   return fmt::format("<tf.Tensor: shape={}, dtype={}, numpy={}>", shapeDims(shape()), ir::dtypeName(dtype()),
@@ -396,7 +396,7 @@ std::optional<std::string> TensorObject::repr(Interpreter &in) {
 
 std::optional<std::string> TensorObject::str(Interpreter &in) {
   if (symbolic())
-    return fmt::format("Tensor(\"{}:0\", shape={}, dtype={})", name, shapeDims(shape()), ir::dtypeName(dtype()));
+    return fmt::format("Tensor(\"{}\", shape={}, dtype={})", tensorName(), shapeDims(shape()), ir::dtypeName(dtype()));
   std::string body = formatNumpy(eager);
   if (numpy) return body;
   bool multiline = body.find('\n') != std::string::npos;

@@ -28,7 +28,7 @@ struct TensorObject : Object {
   Tensor eager;                 // valid when not symbolic
   ir::Value *sym = nullptr;     // symbolic value
   GraphScope *scope = nullptr;  // graph the symbolic value belongs to
-  std::string name;             // TF name without ":0"
+  std::string name;             // node name ("mul"), or "split:1" for a later output
   bool numpy = false;           // a numpy ndarray
   // numpy turns 0-d results into scalars (np.int32(3), repr `3`); only
   // np.array(3) makes a 0-d array (repr `array(3)`), which sets this.
@@ -38,6 +38,8 @@ struct TensorObject : Object {
 
   TensorObject();
   bool symbolic() const { return sym != nullptr; }
+  // TF's tensor name: "mul:0", "split:1".
+  std::string tensorName() const { return name.find(':') == std::string::npos ? name + ":0" : name; }
   DType dtype() const { return sym ? sym->type.dtype : eager.dtype(); }
   ir::Shape shape() const { return sym ? sym->type.shape : ir::Shape(eager.shape()); }
 
