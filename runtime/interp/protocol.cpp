@@ -44,15 +44,16 @@ struct RangeIterator : Object {
   }
 };
 
-// range[start:stop:step] (indices already clamped by sliceIndices) as
-// CPython computes it: r.start + index * r.step for both ends and the product
-// of the steps, in 128 bits. Where the stop is one step past 64 bits, the
-// last element +/- 1 names the same elements.
 // How many indices a clamped slice visits, in 128 bits (-step of INT64_MIN
 // and stop - start do not always exist in 64).
 __int128 sliceCount(__int128 a, __int128 b, __int128 s) {
   return s > 0 ? (b > a ? (b - a + s - 1) / s : 0) : (a > b ? (a - b - s - 1) / -s : 0);
 }
+
+// range[start:stop:step] (indices already clamped by sliceIndices) as
+// CPython computes it: r.start + index * r.step for both ends and the product
+// of the steps, in 128 bits. Where the stop is one step past 64 bits, the
+// last element +/- 1 names the same elements.
 
 Ref<RangeObject> sliceRange(Interpreter &in, const RangeObject &r, int64_t start, int64_t stop, int64_t step) {
   auto fits = [](__int128 v) { return v <= INT64_MAX && v >= INT64_MIN; };

@@ -135,6 +135,8 @@ Tensor tensorFromPython(Interpreter &in, const Value &v, std::optional<DType> dt
     in.raise("TypeError", fmt::format("Cannot convert {} to EagerTensor of dtype string", in.repr(v)));
   if (dtype && ir::isInteger(*dtype) && anyFloat && !numpyDefaults && !v.as<TensorObject>())
     in.raise("TypeError", fmt::format("Cannot convert {} to EagerTensor of dtype {}", in.repr(v), ir::dtypeName(*dtype)));
+  // A float into an int array (numpy's unsafe cast) follows tf.cast's x86 rule.
+  auto toInt64 = [&](const Value &x) { return x.isFloat() ? numericCast<double, int64_t>(x.asFloat()) : in.toInt(x); };
   Tensor t = Tensor::empty(out, shape);
   for (size_t i = 0; i < flat.size(); ++i) {
     const Value &x = flat[i];
@@ -145,14 +147,13 @@ Tensor tensorFromPython(Interpreter &in, const Value &v, std::optional<DType> dt
     case DType::Float32: t.data<float>()[i] = float(in.toFloat(x)); break;
     case DType::Float64: t.data<double>()[i] = in.toFloat(x); break;
     case DType::Int32: {
-      // A float into an int array (numpy's unsafe cast): the x86 rule of tf.cast.
-      int64_t iv = x.isFloat() ? numericCast<double, int64_t>(x.asFloat()) : in.toInt(x);
+      int64_t iv = toInt64(x);
       if (!numpyDefaults && (iv > INT32_MAX || iv < INT32_MIN))
         in.raise("ValueError", fmt::format("Can't convert Python int {} to int32 (out of range)", iv));
       t.data<int32_t>()[i] = int32_t(iv);
       break;
     }
-    case DType::Int64: t.data<int64_t>()[i] = x.isFloat() ? numericCast<double, int64_t>(x.asFloat()) : in.toInt(x); break;
+    case DType::Int64: t.data<int64_t>()[i] = toInt64(x); break;
     case DType::Bool: t.data<bool>()[i] = in.truth(x); break;
     }
   }
@@ -268,10 +269,7 @@ const char *tfDataTypeEnum(DType d) {
                        inputName(*inputs[1]), a.debugString(), b.debugString()));
 }
 
-[[noreturn]] void raiseLeakedGraphTensor(Interpreter &in, const std::vector<Ref<TensorObject>> &inputs) {
-  std::string name;
-  for (auto &t : inputs)
-    if (t->symbolic()) { name = t->tensorName(); break; }
+[[noreturn]] void raiseLeakedGraphTensor(Interpreter &in, const TensorObject &t) {
   in.raise("TypeError", "An op outside of the function building code is being passed\n"
                         "a \"Graph\" tensor. It is possible to have Graph tensors\n"
                         "leak out of the function building context by including a\n"
@@ -282,7 +280,7 @@ const char *tfDataTypeEnum(DType d) {
                         "    my_constant = tf.constant(1.)\n"
                         "    with tf.init_scope():\n"
                         "      added = my_constant * 2\n"
-                        "The graph tensor has name: " + name);
+                        "The graph tensor has name: " + t.tensorName());
 }
 }  // namespace
 
@@ -293,12 +291,15 @@ std::vector<Ref<TensorObject>> callOp(Interpreter &in, ir::OpKind kind,
   bool anySym = false;
   for (auto &t : inputs) anySym |= t->symbolic();
   if (anySym && !g) {
-    for (auto &t : inputs)
-      if (t->symbolic()) { g = t->scope; break; }
-    // A tensor of a tf.function's graph used eagerly: it leaked out of its
-    // trace (a global assigned inside, or tf.init_scope). TF refuses to run
-    // the op; building it into the finished graph would compute nothing.
-    if (g->kind() == GraphScope::Kind::Function) raiseLeakedGraphTensor(in, inputs);
+    for (auto &t : inputs) {
+      if (!t->symbolic()) continue;
+      // A tensor of a tf.function's graph used eagerly: it leaked out of its
+      // trace (a global assigned inside, or tf.init_scope). TF refuses to run
+      // the op; building it into the finished graph would compute nothing.
+      if (t->scope->kind() == GraphScope::Kind::Function) raiseLeakedGraphTensor(in, *t);
+      g = t->scope;
+      break;
+    }
   }
   if (g) {
     std::vector<ir::Value *> ops;
