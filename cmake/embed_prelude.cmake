@@ -2,10 +2,10 @@
 # language itself: tf.Module, Keras layers, optimizers) into a C++ file that
 # the runtime registers at start-up. Invoked at build time:
 #   cmake -DOUT=<file.cpp> -DSRC_DIR=<dir> -P embed_prelude.cmake
-file(GLOB PRELUDES ${SRC_DIR}/*.tfs)
+file(GLOB_RECURSE PRELUDES ${SRC_DIR}/*.tfs)
 list(SORT PRELUDES)
-set(body "// Generated from runtime/tf/prelude/*.tfs by cmake/embed_prelude.cmake.\n")
-string(APPEND body "#include \"runtime/tf/prelude.h\"\n\nnamespace tfs::runtime::tf {\n")
+set(body "// Generated from lib/**/*.tfs by cmake/embed_prelude.cmake.\n")
+string(APPEND body "#include \"lib/prelude.h\"\n\nnamespace tfs::runtime::tf {\n")
 string(APPEND body "const std::vector<PreludeSource> &preludeSources() {\n")
 string(APPEND body "  static const std::vector<PreludeSource> sources = {\n")
 foreach(f ${PRELUDES})

@@ -8,8 +8,8 @@
 #include "ir/op_table.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/eval.h"
-#include "runtime/lang/lang.h"
-#include "runtime/tf/prelude.h"
+#include "lib/python/python_modules.h"
+#include "lib/prelude.h"
 #include "runtime/tensor/allocator.h"
 
 #include <atomic>

@@ -6,7 +6,7 @@
 // timeit: timeit(stmt, number=1000000), repeat(stmt, repeat=5, number=1000000),
 //       default_timer. The statement must be a callable: tfs has no exec(),
 //       so a statement string is an error that says so.
-#include "runtime/lang/lang.h"
+#include "lib/python/python_modules.h"
 #include "runtime/interp/interpreter.h"
 
 #include <chrono>

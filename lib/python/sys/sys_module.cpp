@@ -1,7 +1,7 @@
 // The `sys` module subset: argv, maxsize, exit(), stdout/stderr text
 // streams (write/flush, sharing print()'s C stdio buffers so output
 // interleaves correctly), and the recursion limit accessors.
-#include "runtime/lang/lang.h"
+#include "lib/python/python_modules.h"
 #include "runtime/interp/interpreter.h"
 
 #include <cstdio>

@@ -1,6 +1,6 @@
 // The `math` module: CPython's functions and constants over int/float values,
 // with CPython's error messages for domain errors.
-#include "runtime/lang/lang.h"
+#include "lib/python/python_modules.h"
 #include "runtime/interp/interpreter.h"
 
 #include <algorithm>

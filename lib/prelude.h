@@ -1,5 +1,5 @@
 // The prelude: parts of the `tf` API written in the .tfs language itself
-// (runtime/tf/prelude/*.tfs, embedded at build time). A file's name is the
+// (lib/**/*.tfs, embedded at build time). A file's name is the
 // dotted name of the module it defines: `_tf_module.tfs` defines the private
 // module `_tf_module`, `tensorflow.keras.tfs` would define `tensorflow.keras`.
 #pragma once
