@@ -5,7 +5,7 @@
 #include "frontend/frontend.h"
 #include "runtime/interp/interp.h"
 #include "runtime/tensor/allocator.h"
-#include "runtime/tf/tf.h"
+#include "lib/library.h"
 #include "tools/cli.h"
 
 #include <cstdio>
@@ -103,7 +103,7 @@ int main(int argc, char **argv) {
     std::printf("tfs %s\n", TFS_VERSION);
     return 0;
   }
-  tfs::runtime::tf::registerTfModules();
+  tfs::lib::registerLibrary();
   capDataSegment(options->run.maxMemoryBytes > 0 ? options->run.maxMemoryBytes
                                                  : tfs::runtime::defaultMemoryLimit());
   Job job{*options};

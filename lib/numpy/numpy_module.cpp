@@ -4,7 +4,7 @@
 // arrays, so np.multiply(tf_a, tf_b) gives an ndarray.
 #include "runtime/kernels/kernels.h"
 #include "runtime/tensor/allocator.h"
-#include "runtime/tf/tf.h"
+#include "lib/tf/tf_lib.h"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -53,13 +53,6 @@ Value reduce(Interpreter &in, OpKind k, Args a, const Kwargs &kw) {
   return arr(r);
 }
 
-// numpy's class for a kernel's or the allocator's error: MemoryError for an
-// array past the budget, TypeError for a dtype problem, else ValueError.
-const char *numpyErrorClass(const ir::OpError &e) {
-  if (e.errorClass == "ResourceExhaustedError") return "MemoryError";
-  return e.errorClass == "TypeError" ? "TypeError" : "ValueError";
-}
-
 // Every native function of a numpy module reports OpErrors as numpy does.
 void raiseNumpyErrors(ModuleObject &m) {
   for (auto &[name, v] : m.scope->vars) {
@@ -77,14 +70,6 @@ void raiseNumpyErrors(ModuleObject &m) {
 }
 
 }  // namespace
-
-Tensor numpyKernel(Interpreter &in, OpKind k, std::vector<Tensor> inputs, const ir::Attrs &attrs) {
-  try {
-    return runKernel(k, inputs, attrs)[0];
-  } catch (const ir::OpError &e) {
-    in.raise(numpyErrorClass(e), e.message);
-  }
-}
 
 // The element count of a new array of this shape, with numpy's errors: a
 // negative dimension is ValueError, an array past the memory budget is

@@ -13,7 +13,7 @@
 // Not provided: default_rng / Generator (PCG64), array-valued distribution
 // parameters, seeding with a sequence.
 #include "runtime/kernels/kernels.h"
-#include "runtime/tf/tf.h"
+#include "lib/tf/tf_lib.h"
 
 #include <cmath>
 #include <fmt/format.h>

@@ -1,7 +1,7 @@
 // tf.* functions that map onto ops of the op table: argument binding by
 // TF's parameter names, Python value conversion, attrs, and the TF node
 // name each creates in a graph ("Square", "Mean", ...).
-#include "runtime/tf/tf.h"
+#include "lib/tf/tf_lib.h"
 
 #include <cmath>
 #include <fmt/format.h>

@@ -3,17 +3,13 @@
 // (tf.Module, tf.keras, tf.data and functional control flow from the prelude, compat.v1, autograph).
 #include "runtime/kernels/kernels.h"
 #include "runtime/tensor/format.h"
-#include "runtime/tf/tf.h"
+#include "lib/tf/tf_lib.h"
 
 #include <chrono>
 #include <cstdio>
 #include <fmt/format.h>
 
 namespace tfs::runtime::tf {
-
-void def(Interpreter &in, ModuleObject &m, const std::string &name, NativeFn fn) {
-  m.scope->vars[name] = in.native(name, std::move(fn));
-}
 
 // Imports a prelude module for a lazily resolved tf attribute, keeping the
 // script position (an error about the attribute must point at the script,
@@ -34,18 +30,7 @@ std::optional<Value> compositeApi(Interpreter &in, const char *table, const std:
   return d->get(in, in.str(name));
 }
 
-Ref<ModuleObject> submodule(Interpreter &in, ModuleObject &parent, const std::string &name) {
-  auto it = parent.scope->vars.find(name);
-  if (it != parent.scope->vars.end()) return Ref<ModuleObject>(it->second.as<ModuleObject>());
-  auto m = make<ModuleObject>(parent.name + "." + name);
-  parent.scope->vars[name] = m;
-  return m;
-}
-
-
 using ir::OpKind;
-
-void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObject &nn, ModuleObject &linalg);
 
 namespace {
 

@@ -8,8 +8,6 @@
 #include "ir/op_table.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/eval.h"
-#include "lib/python/python_modules.h"
-#include "lib/prelude.h"
 #include "runtime/tensor/allocator.h"
 
 #include <atomic>
@@ -45,6 +43,11 @@ void onSigint(int) {
 
 std::map<std::string, Interpreter::ModuleFactory> &nativeModules() {
   static std::map<std::string, Interpreter::ModuleFactory> m;
+  return m;
+}
+
+std::map<std::string, const char *> &sourceModules() {
+  static std::map<std::string, const char *> m;
   return m;
 }
 
@@ -87,7 +90,6 @@ void installInterruptHandler() { std::signal(SIGINT, onSigint); }
 Interpreter::Interpreter(const RunOptions &options) : options_(options) {
   builtins_ = make<Scope>();
   installBuiltins();
-  registerLanguageModules();  // math
 }
 
 Interpreter::~Interpreter() = default;
@@ -244,20 +246,22 @@ void Interpreter::registerNativeModule(const std::string &name, ModuleFactory fa
   nativeModules()[name] = std::move(factory);
 }
 
+void Interpreter::registerSourceModule(const std::string &name, const char *text) {
+  sourceModules()[name] = text;
+}
+
 Value Interpreter::importPrelude(const std::string &name) {
-  for (const auto &src : tf::preludeSources()) {
-    if (name != src.name) continue;
-    auto mod = make<ModuleObject>(name);
-    modules_[name] = mod;
-    auto module = frontend::parseSource(std::string("<prelude ") + name + ">", src.text);
-    auto owner = std::shared_ptr<ast::Module>(module.release());
-    mod->scope->vars["__name__"] = str(name);
-    // Keep the AST alive as long as the module.
-    mod->scope->vars["__ast__"] = Value(make<NativeFunction>("<ast>", [owner](Interpreter &, Args, const Kwargs &) { return Value(); }));
-    runModuleBody(*owner, mod->scope);
-    return mod;
-  }
-  return Value();
+  auto src = sourceModules().find(name);
+  if (src == sourceModules().end()) return Value();
+  auto mod = make<ModuleObject>(name);
+  modules_[name] = mod;
+  auto module = frontend::parseSource(std::string("<prelude ") + name + ">", src->second);
+  auto owner = std::shared_ptr<ast::Module>(module.release());
+  mod->scope->vars["__name__"] = str(name);
+  // Keep the AST alive as long as the module.
+  mod->scope->vars["__ast__"] = Value(make<NativeFunction>("<ast>", [owner](Interpreter &, Args, const Kwargs &) { return Value(); }));
+  runModuleBody(*owner, mod->scope);
+  return mod;
 }
 
 Value Interpreter::importModule(const std::string &dotted) {

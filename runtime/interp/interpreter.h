@@ -95,6 +95,9 @@ public:
   // --- modules ---
   using ModuleFactory = std::function<Value(Interpreter &)>;
   static void registerNativeModule(const std::string &name, ModuleFactory factory);
+  // A module written in the .tfs language (the library's application-level
+  // code), imported by its dotted name; `text` must outlive the process.
+  static void registerSourceModule(const std::string &name, const char *text);
   Value importModule(const std::string &dotted);
   Ref<Scope> builtins() const { return builtins_; }
   // End of run: empties every module namespace, like CPython's module

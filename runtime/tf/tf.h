@@ -175,6 +175,9 @@ std::optional<DType> dtypeArg(Interpreter &in, const Value &v);
 Value dtypeValue(DType t);
 Tensor tensorFromPython(Interpreter &in, const Value &v, std::optional<DType> dtype, bool numpyDefaults);
 
+// Variables made so far (tf.function's re-trace rule counts them).
+extern thread_local int variablesCreated;
+
 // --- the single op entry point ------------------------------------------------
 std::vector<Ref<TensorObject>> callOp(Interpreter &in, ir::OpKind kind,
                                       std::vector<Ref<TensorObject>> inputs, ir::Attrs attrs,
@@ -192,10 +195,6 @@ Value tensorBinary(Interpreter &in, BinOp op, const Value &a, const Value &b, bo
 Value readVariable(Interpreter &in, VariableObject &v);
 void assignVariable(Interpreter &in, VariableObject &v, ir::OpKind kind, const Value &value);
 
-// Variables made so far (tf.function's re-trace rule counts them).
-extern thread_local int variablesCreated;
-Value makeVariable(Interpreter &in, const Value &init, std::optional<DType> dtype, const std::string &name,
-                   bool trainable, bool v1);
 
 // Class objects for isinstance(x, tf.Variable) / tf.Tensor / np.ndarray:
 // the running interpreter's (its TfContext owns them and clears these when
@@ -207,14 +206,13 @@ void installTensorClasses(Interpreter &in);  // idempotent within a run
 // Runs a kernel on numpy values; what the kernel rejects becomes numpy's
 // ValueError (TypeError for an unsupported dtype) instead of escaping.
 Tensor numpyKernel(Interpreter &in, ir::OpKind k, std::vector<Tensor> inputs, const ir::Attrs &attrs = {});
+// numpy's exception class for a kernel's error (MemoryError, TypeError, ValueError).
+const char *numpyErrorClass(const ir::OpError &e);
 
-// numpy.random (numpy_random.cpp): numpy's legacy generator, draw for draw.
-void installNumpyRandom(Interpreter &in, ModuleObject &random);
 
 // A tf.function for tf.data's map/filter: traced even under
 // tf.config.run_functions_eagerly(True), as TF does.
 Value makeDatasetFunction(Interpreter &in, const Value &f, const Value &signature);
-Value newGraph();
 
 // The graph of a tf.function with an input_signature, for saving.
 struct TracedSignature {
@@ -222,18 +220,13 @@ struct TracedSignature {
   std::vector<Ref<VariableObject>> variables;
 };
 TracedSignature traceForExport(Interpreter &in, const Value &fn);
-void installSavedModel(Interpreter &in, ModuleObject &tf);
 
 // The AutoGraph-converted source of a Python function (tf.autograph.to_code).
 std::string convertedCode(Interpreter &in, const Value &f);
 
 // Modules.
-void registerTfModules();
-Value makeTfModule(Interpreter &in, bool v1);
-Value makeNumpyModule(Interpreter &in);
 void installFunctionApi(Interpreter &in, ModuleObject &tf);
 void installAutograph(Interpreter &in, ModuleObject &tf);
-void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf);
 Value makeAgModule(Interpreter &in);
 
 // Executes a traced function's graph on the configured backend.

@@ -12,7 +12,7 @@
 // time.sleep(1e6) is not reported as a hang.
 #include "frontend/frontend.h"
 #include "runtime/interp/interp.h"
-#include "runtime/tf/tf.h"
+#include "lib/library.h"
 #include "tests/fuzz/fuzz_common.h"
 
 #include <cstdint>
@@ -20,7 +20,7 @@
 
 extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
   tfs::fuzz::quietOutput(argc, argv);
-  tfs::runtime::tf::registerTfModules();
+  tfs::lib::registerLibrary();
   return 0;
 }
 

@@ -15,7 +15,7 @@
 // errors too).
 #include "frontend/frontend.h"
 #include "runtime/interp/interp.h"
-#include "runtime/tf/tf.h"
+#include "lib/library.h"
 #include "tests/fuzz/fuzz_common.h"
 
 #include <cstdint>
@@ -74,7 +74,7 @@ void writeModel(std::string_view input) {
 
 extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
   tfs::fuzz::quietOutput(argc, argv);
-  tfs::runtime::tf::registerTfModules();
+  tfs::lib::registerLibrary();
   std::string tmpl = (fs::temp_directory_path() / "tfs-fuzz-model-XXXXXX").string();
   if (!::mkdtemp(tmpl.data())) tfs::fuzz::fail("cannot create a temporary directory");
   modelDir = tmpl;

@@ -4,7 +4,7 @@
 // assign, gradients, and GradientDescentOptimizer.
 #include "runtime/autodiff/graph_gradients.h"
 #include "runtime/kernels/kernels.h"
-#include "runtime/tf/tf.h"
+#include "lib/tf/tf_lib.h"
 
 #include <fmt/format.h>
 

@@ -8,7 +8,7 @@
 // error naming the file.
 #include "ir/text.h"
 #include "ir/verifier.h"
-#include "runtime/tf/tf.h"
+#include "lib/tf/tf_lib.h"
 
 #include <cstdio>
 #include <fcntl.h>

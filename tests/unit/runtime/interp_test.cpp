@@ -1,6 +1,6 @@
 // Interpreter unit tests: Python text forms (float repr, %-formatting, the
 // format-spec mini-language), the object protocol on built-in values, error
-// classes and messages raised through the API, and the math module.
+// classes and messages raised through the API.
 #include "runtime/interp/interpreter.h"
 #include "runtime/interp/pyformat.h"
 
@@ -71,12 +71,3 @@ TEST_CASE("operator errors carry CPython's messages") {
   CHECK(raised(in, [&] { in.getItem(in.list({}), Value::integer(3)); }) == "IndexError: list index out of range");
 }
 
-TEST_CASE("math module") {
-  Interpreter in(RunOptions{});
-  Value m = in.importModule("math");
-  CHECK(in.repr(in.call(in.getAttr(m, "sqrt"), std::vector<Value>{Value::integer(16)})) == "4.0");
-  CHECK(in.repr(in.call(in.getAttr(m, "floor"), std::vector<Value>{Value::real(-3.5)})) == "-4");
-  CHECK(raised(in, [&] { in.call(in.getAttr(m, "sqrt"), std::vector<Value>{Value::integer(-1)}); }) ==
-        "ValueError: math domain error");
-  CHECK(raised(in, [&] { in.importModule("no_such_mod"); }) == "ModuleNotFoundError: No module named 'no_such_mod'");
-}

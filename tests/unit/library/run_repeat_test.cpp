@@ -6,7 +6,7 @@
 // heap-use-after-free on the stale spans).
 #include "frontend/frontend.h"
 #include "runtime/interp/interp.h"
-#include "runtime/tf/tf.h"
+#include "lib/library.h"
 
 #include <doctest/doctest.h>
 #include <fmt/format.h>
@@ -14,7 +14,7 @@
 using namespace tfs;
 
 TEST_CASE("tf.function conversions do not carry over between runs") {
-  runtime::tf::registerTfModules();
+  tfs::lib::registerLibrary();
   runtime::RunOptions options;
   options.backend = runtime::Backend::Interp;
   options.argv = {"repeat.tfs"};

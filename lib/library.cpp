@@ -1,0 +1,20 @@
+#include "lib/library.h"
+
+#include "lib/prelude.h"
+#include "lib/python/python_modules.h"
+#include "runtime/interp/interpreter.h"
+#include "lib/tf/tf_lib.h"
+
+namespace tfs::lib {
+
+void registerLibrary() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  runtime::registerLanguageModules();
+  runtime::tf::registerTfModules();
+  for (const auto &src : runtime::tf::preludeSources())
+    runtime::Interpreter::registerSourceModule(src.name, src.text);
+}
+
+}  // namespace tfs::lib

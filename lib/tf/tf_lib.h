@@ -1,0 +1,30 @@
+// Declarations shared by the library's tf and numpy bindings (lib/tf,
+// lib/numpy). The engine's door is runtime/tf/tf.h; this header is above it.
+#pragma once
+
+#include "runtime/tf/tf.h"
+
+namespace tfs::runtime::tf {
+
+// Modules.
+void registerTfModules();
+Value makeTfModule(Interpreter &in, bool v1);
+Value makeNumpyModule(Interpreter &in);
+void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObject &nn, ModuleObject &linalg);
+void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf);
+void installSavedModel(Interpreter &in, ModuleObject &tf);
+// numpy.random (numpy_random.cpp): numpy's legacy generator, draw for draw.
+void installNumpyRandom(Interpreter &in, ModuleObject &random);
+
+// Imports a .tfs module for a lazily resolved attribute, keeping the script
+// position; a function of the composite API tables of _tf_math.tfs.
+Value importPreludeModule(Interpreter &in, const std::string &name);
+std::optional<Value> compositeApi(Interpreter &in, const char *table, const std::string &name);
+
+// tf.Variable(...) (and v1 get_variable): a new variable from an initial value.
+Value makeVariable(Interpreter &in, const Value &init, std::optional<DType> dtype, const std::string &name,
+                   bool trainable, bool v1);
+// tf.Graph() (compat_v1.cpp).
+Value newGraph();
+
+}  // namespace tfs::runtime::tf
