@@ -4,7 +4,8 @@
 set -euo pipefail
 PKGS=(cmake ninja-build g++ make llvm-14-dev llvm-14-tools clang-14 antlr4
       libantlr4-runtime-dev libfmt-dev doctest-dev libopenblas-dev python3 ccache
-      zlib1g-dev libzstd-dev libtinfo-dev libxml2-dev libedit-dev libffi-dev)
+      zlib1g-dev libzstd-dev libtinfo-dev libxml2-dev libedit-dev libffi-dev
+      python3-numpy)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
