@@ -40,7 +40,7 @@ void requireNumeric(OpKind k, const TensorType &t) {
 
 int64_t normAxis(OpKind k, int64_t axis, size_t rank) {
   int64_t r = int64_t(rank);
-  if (axis < -r || axis >= std::max<int64_t>(r, 1))
+  if (axis < -r || axis >= r)
     // TF's message really has no closing parenthesis.
     throw opError(k, fmt::format("Invalid reduction dimension ({} for input with {} dimension(s)",
                                  axis, rank));
@@ -112,7 +112,12 @@ template <OpKind K> RULE(reduction) {
   size_t r = in[0].shape.rank();
   std::vector<bool> reduce(r, axes == nullptr);
   if (axes)
-    for (int64_t a : *axes) reduce[size_t(normAxis(K, a, r))] = true;
+    for (int64_t a : *axes) {
+      size_t i = size_t(normAxis(K, a, r));
+      if (reduce[i])
+        throw opError(K, fmt::format("Invalid reduction arguments: Axes contains duplicate dimension: {}", i));
+      reduce[i] = true;
+    }
   std::vector<int64_t> dims;
   for (size_t i = 0; i < r; ++i) {
     if (!reduce[i]) dims.push_back(in[0].shape.dims[i]);

@@ -26,8 +26,12 @@ std::string nameArg(Interpreter &in, const Value &v, const std::string &dflt) {
 std::vector<int64_t> intList(Interpreter &in, const Value &v) {
   std::vector<int64_t> out;
   if (auto *t = v.as<TensorObject>()) {
-    if (t->symbolic()) raiseTf(in, "TypeError", "expected a static shape, got a symbolic tensor");
-    for (int64_t i = 0; i < t->eager.numElements(); ++i) out.push_back(t->eager.elementAsInt(i));
+    std::optional<Tensor> value = staticValue(*t);
+    if (!value)
+      raiseTf(in, "NotImplementedError",
+              fmt::format("a shape computed at run time ({}) is not supported by tfs here: the shape must be "
+                          "known when the function is traced", t->tensorName()));
+    for (int64_t i = 0; i < value->numElements(); ++i) out.push_back(value->elementAsInt(i));
     return out;
   }
   if (auto *s = v.as<TensorShapeObject>()) return s->shape.dims;

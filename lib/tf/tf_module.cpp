@@ -109,7 +109,12 @@ std::pair<int64_t, int64_t> seeds(Interpreter &in, const Value &opSeed) {
 std::vector<int64_t> shapeList(Interpreter &in, const Value &v) {
   std::vector<int64_t> out;
   if (auto *t = v.as<TensorObject>()) {
-    for (int64_t i = 0; i < t->eager.numElements(); ++i) out.push_back(t->eager.elementAsInt(i));
+    std::optional<Tensor> value = staticValue(*t);
+    if (!value)
+      raiseTf(in, "NotImplementedError",
+              fmt::format("a shape computed at run time ({}) is not supported by tfs here: the shape must be "
+                          "known when the function is traced", t->tensorName()));
+    for (int64_t i = 0; i < value->numElements(); ++i) out.push_back(value->elementAsInt(i));
     return out;
   }
   if (auto *s = v.as<TensorShapeObject>()) return s->shape.dims;
@@ -243,26 +248,7 @@ Value makeVariable(Interpreter &in, const Value &init, std::optional<DType> dtyp
     // tf.Variable(tf.zeros([2])) on the first call): TF lifts its ops out of
     // the function and runs them eagerly. That works when they depend on
     // constants only; evaluate them with the eager kernels.
-    std::function<std::optional<Tensor>(const ir::Value *, int)> lift = [&](const ir::Value *x, int depth) -> std::optional<Tensor> {
-      const ir::Node *n = x->definingNode();
-      if (!n || depth > 64) return std::nullopt;
-      if (const ir::DenseElements *d = ir::constValueOf(x)) return tensorFromDense(*d);
-      if (!n->isPure() || n->numRegions() > 0) return std::nullopt;
-      std::vector<Tensor> ins;
-      for (const ir::Value *o : n->operands()) {
-        auto t = lift(o, depth + 1);
-        if (!t) return std::nullopt;
-        ins.push_back(*t);
-      }
-      try {
-        auto outs = runKernel(n->kind(), ins, n->attrs);
-        for (size_t i = 0; i < n->numResults(); ++i)
-          if (n->result(unsigned(i)) == x) return outs.at(i);
-      } catch (const ir::OpError &) {
-      }
-      return std::nullopt;
-    };
-    auto lifted = lift(t->sym, 0);
+    auto lifted = constantValue(t->sym);
     if (!lifted) raiseTf(in, "ValueError", "tf.Variable initial values must be eager tensors in tfs");
     auto e = make<TensorObject>();
     e->eager = *lifted;
@@ -315,6 +301,12 @@ Value makeTfModule(Interpreter &in, bool v1) {
     } else {
       t = tensorFromPython(in, args[0], d, false);
     }
+    if (auto *st = args[2].as<TensorObject>(); st && st->symbolic())
+      // TF's graph constant converts `shape` with numpy, which a traced
+      // tensor refuses (its value exists only when the graph runs).
+      in.raise("TypeError", fmt::format("Cannot convert a symbolic tf.Tensor ({}) to a numpy array. This error may "
+                                        "indicate that you're trying to pass a Tensor to a NumPy call, which is not "
+                                        "supported.", st->tensorName()));
     if (!args[2].isNone()) {
       std::vector<int64_t> shape = shapeList(in, args[2]);
       int64_t n = 1;
@@ -362,7 +354,10 @@ Value makeTfModule(Interpreter &in, bool v1) {
   // constant while tracing) as numpy; None for a symbolic tensor.
   def(in, *tf, "get_static_value", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     auto args = in.bindArgs("get_static_value", a, kw, {"tensor", "partial"}, {std::nullopt, Value::boolean(false)});
-    if (auto *t = args[0].as<TensorObject>()) return t->symbolic() ? Value() : wrap(t->eager, true);
+    if (auto *t = args[0].as<TensorObject>()) {
+      std::optional<Tensor> value = staticValue(*t, /*tfOpsOnly=*/true);
+      return value ? wrap(*value, true) : Value();
+    }
     if (args[0].as<VariableObject>()) return Value();
     return wrap(tensorFromPython(in, args[0], std::nullopt, true), true);
   });

@@ -429,8 +429,12 @@ void FunctionWrapper::recordCallOnTapes(Interpreter &in, ConcreteFunction &cf, c
         raiseOpError(in, e);
       }
     }
+    // The runner holds the traced graph (which owns the gradient function):
+    // the tf.function may be freed before tape.gradient runs.
     Interpreter *ip = &in;
-    FunctionRunner runner = [ip](const ir::Function &f, std::span<const Tensor> a) { return runGraph(*ip, f, a); };
+    FunctionRunner runner = [ip, graph = cf.scope](const ir::Function &f, std::span<const Tensor> a) {
+      return runGraph(*ip, f, a);
+    };
     t->tape.record(ir::OpKind::Call, {}, inIds, inVals, outIds, outVals, eagerFunctionGradient(cf.gradient, runner));
   }
 }

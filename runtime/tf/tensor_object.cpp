@@ -450,6 +450,8 @@ std::optional<Value> DTypeObject::compare(Interpreter &in, CmpOp op, const Value
   return Value::boolean(op == CmpOp::Eq ? eq : !eq);
 }
 std::optional<std::string> DTypeObject::repr(Interpreter &) { return fmt::format("tf.{}", ir::dtypeName(dtype)); }
+// TF's DType.__str__ (print(t.dtype)); repr stays "tf.float32".
+std::optional<std::string> DTypeObject::str(Interpreter &) { return fmt::format("<dtype: '{}'>", ir::dtypeName(dtype)); }
 std::optional<Value> DTypeObject::call(Interpreter &in, Args a, const Kwargs &) {
   // np.float32(x) style conversion.
   return wrap(tensorFromPython(in, a.empty() ? Value::integer(0) : a[0], dtype, true), true);

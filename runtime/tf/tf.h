@@ -94,6 +94,7 @@ struct DTypeObject : Object {
   std::optional<Value> getAttr(Interpreter &, const std::string &) override;
   std::optional<Value> compare(Interpreter &, CmpOp, const Value &) override;
   std::optional<std::string> repr(Interpreter &) override;
+  std::optional<std::string> str(Interpreter &) override;
   std::optional<int64_t> hash(Interpreter &) override { return int64_t(dtype) + 7777; }
   std::optional<Value> call(Interpreter &, Args, const Kwargs &) override;
 };
@@ -174,6 +175,14 @@ Ref<TensorObject> toTensor(Interpreter &in, const Value &v, std::optional<DType>
 std::optional<DType> dtypeArg(Interpreter &in, const Value &v);
 Value dtypeValue(DType t);
 Tensor tensorFromPython(Interpreter &in, const Value &v, std::optional<DType> dtype, bool numpyDefaults);
+// The value of a graph value when it is known while tracing (TF's
+// tensor_util.constant_value): constants, shapes/sizes of fully defined static
+// shapes, pure ops on those. nullopt when it depends on run-time values.
+// `tfOpsOnly`: only through the ops TF's constant_value evaluates (what
+// tf.get_static_value reports).
+std::optional<Tensor> constantValue(const ir::Value *v, bool tfOpsOnly = false);
+// An eager tensor's value, or constantValue of a symbolic one.
+std::optional<Tensor> staticValue(const TensorObject &t, bool tfOpsOnly = false);
 
 // Variables made so far (tf.function's re-trace rule counts them).
 extern thread_local int variablesCreated;
