@@ -10,12 +10,15 @@
 // fingerprint of its node and payload addresses and kinds, so a hot call
 // does not print the function again; a function mutated in place or a new
 // function at a reused address gets a new fingerprint and is re-planned.
+// Callers that own an immutable function (a tf.function's optimized copy)
+// hold its CompiledFunction from compile() and skip that lookup entirely.
 #include "codegen/codegen.h"
 
 #include "codegen/jit.h"
 #include "codegen/lower.h"
 #include "codegen/plan.h"
 #include "ir/text.h"
+#include "runtime/graph/dense_convert.h"
 
 #include <llvm/Support/raw_ostream.h>
 
@@ -28,16 +31,10 @@ namespace {
 using runtime::GraphRunError;
 using runtime::Tensor;
 
-struct Prepared {
-  uint64_t fingerprint = 0;
-  std::shared_ptr<const Plan> plan;
-  EntryFn entry = nullptr;
-};
-
 struct Caches {
   std::mutex mutex;
   std::unordered_map<std::string, EntryFn> byText;
-  std::unordered_map<const ir::Function *, Prepared> byFunction;
+  std::unordered_map<const ir::Function *, std::shared_ptr<const CompiledFunction>> byFunction;
   CodegenStats stats;
   size_t nextSymbol = 0;
 };
@@ -85,21 +82,34 @@ EntryFn compileText(Caches &c, const ir::Function &fn, const Plan &plan,
   return entry;
 }
 
-Prepared prepare(const ir::Function &fn) {
+// Compiles `fn` (the caller holds the cache lock).
+std::shared_ptr<const CompiledFunction> compileLocked(Caches &c, const ir::Function &fn,
+                                                      uint64_t fp) {
+  auto compiled = std::make_shared<CompiledFunction>();
+  compiled->fn = &fn;
+  compiled->fingerprint = fp;
+  compiled->plan = buildPlan(fn);
+  compiled->entry = compileText(c, fn, compiled->plan, ir::printFunction(fn));
+  for (const auto &[slot, node] : compiled->plan.constSlots)
+    compiled->consts.emplace_back(slot, runtime::tensorFromDense(*node->constValue));
+  return compiled;
+}
+
+std::shared_ptr<const CompiledFunction> prepare(const ir::Function &fn) {
   Caches &c = caches();
   uint64_t fp = fingerprint(fn);
   std::lock_guard<std::mutex> lock(c.mutex);
   auto it = c.byFunction.find(&fn);
-  if (it != c.byFunction.end() && it->second.fingerprint == fp)
+  if (it != c.byFunction.end() && it->second->fingerprint == fp)
     return it->second;
-  auto plan = std::make_shared<const Plan>(buildPlan(fn));
-  Prepared p{fp, plan, compileText(c, fn, *plan, ir::printFunction(fn))};
-  c.byFunction[&fn] = p;
-  return p;
+  auto compiled = compileLocked(c, fn, fp);
+  c.byFunction[&fn] = compiled;
+  return compiled;
 }
 
-void bindArgs(Frame &frame, const ir::Function &fn, std::span<const Tensor> args) {
-  const Plan &plan = *frame.plan;
+void bindArgs(Frame &frame, const CompiledFunction &compiled, std::span<const Tensor> args) {
+  const Plan &plan = compiled.plan;
+  const ir::Function &fn = *compiled.fn;
   size_t numParams = plan.paramSlots.size();
   if (args.size() < numParams)
     throw GraphRunError{"InvalidArgumentError",
@@ -123,35 +133,46 @@ void bindArgs(Frame &frame, const ir::Function &fn, std::span<const Tensor> args
       throw GraphRunError{e.errorClass, e.message, {}, {}};
     }
   }
-  for (const auto &[slot, node] : plan.constSlots)
-    frame.slots[slot] = frame.ctx->constTensor(node->constValue);
+  for (const auto &[slot, tensor] : compiled.consts)
+    frame.slots[slot] = tensor;
 }
 
 }  // namespace
 
-std::vector<Tensor> runCompiled(const ir::Function &fn, std::span<const Tensor> args,
-                                runtime::RunContext &ctx) {
-  Prepared p = prepare(fn);
+std::vector<Tensor> runCompiled(const CompiledFunction &compiled,
+                                std::span<const Tensor> args, runtime::RunContext &ctx) {
   Frame frame;
-  frame.plan = p.plan.get();
+  frame.plan = &compiled.plan;
   frame.ctx = &ctx;
-  frame.slots.resize(p.plan->numSlots);
-  bindArgs(frame, fn, args);
-  if (p.entry(&frame) != 0) {
+  frame.slots.resize(compiled.plan.numSlots);
+  bindArgs(frame, compiled, args);
+  if (compiled.entry(&frame) != 0) {
     if (frame.foreign)
       std::rethrow_exception(frame.foreign);
     if (frame.error)
       throw std::move(*frame.error);
     throw GraphRunError{"InternalError",
-                        fmt::format("compiled {} failed without an error", fn.name()),
+                        fmt::format("compiled {} failed without an error",
+                                    compiled.fn->name()),
                         {},
                         {}};
   }
   std::vector<Tensor> results;
-  results.reserve(p.plan->returnSlots.size());
-  for (int32_t s : p.plan->returnSlots)
-    results.push_back(frame.slots[s]);
+  results.reserve(compiled.plan.returnSlots.size());
+  for (int32_t s : compiled.plan.returnSlots)
+    results.push_back(frame.slots[s]);  // not moved: a value may be returned twice
   return results;
+}
+
+std::vector<Tensor> runCompiled(const ir::Function &fn, std::span<const Tensor> args,
+                                runtime::RunContext &ctx) {
+  return runCompiled(*prepare(fn), args, ctx);
+}
+
+std::shared_ptr<const CompiledFunction> compile(const ir::Function &fn) {
+  Caches &c = caches();
+  std::lock_guard<std::mutex> lock(c.mutex);
+  return compileLocked(c, fn, 0);
 }
 
 std::string printLlvmIr(const ir::Function &fn) {

@@ -15,6 +15,7 @@
 #include "runtime/graph/interpreter.h"
 #include "runtime/tensor/tensor.h"
 
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -26,6 +27,20 @@ namespace tfs::codegen {
 // Execute: compiles it on first use (cached), then runs the machine code.
 // Result: the values of its `return`. Throws runtime::GraphRunError.
 std::vector<runtime::Tensor> runCompiled(const ir::Function &fn,
+                                         std::span<const runtime::Tensor> args,
+                                         runtime::RunContext &ctx);
+
+// A function compiled once: its plan, its machine code and its constants.
+// Refers to the nodes of the ir::Function it was compiled from, which must
+// outlive it unchanged (a traced function's optimized copy does).
+struct CompiledFunction;
+
+// Given a verified function that will not change while the result lives.
+// Result: its compiled form (machine code shared by IR text).
+std::shared_ptr<const CompiledFunction> compile(const ir::Function &fn);
+
+// Runs compiled code like runCompiled, without looking the function up.
+std::vector<runtime::Tensor> runCompiled(const CompiledFunction &compiled,
                                          std::span<const runtime::Tensor> args,
                                          runtime::RunContext &ctx);
 

@@ -70,4 +70,14 @@ struct Frame {
 // error in the frame (no C++ exception ever crosses JIT frames).
 using EntryFn = int32_t (*)(Frame *);
 
+// A function ready to run (codegen.h): its plan, machine code and the
+// tensors of its const nodes, built once.
+struct CompiledFunction {
+  const ir::Function *fn = nullptr;
+  uint64_t fingerprint = 0;  // of fn when looked up by address (codegen.cpp)
+  Plan plan;
+  EntryFn entry = nullptr;
+  std::vector<std::pair<int32_t, runtime::Tensor>> consts;  // (slot, value)
+};
+
 }  // namespace tfs::codegen

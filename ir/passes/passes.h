@@ -56,8 +56,8 @@ bool runCse(Function &fn);
 // nodes.
 bool runDce(Function &fn);
 
-// Algebraic simplification: x+0, x-0, x*1, x/1 (when the type is unchanged),
-// x*0 (integers only), neg(neg x), logical_not(logical_not x), identity x,
+// Algebraic simplification: x+0, x-0 (floats: only the zero that keeps
+// -0.0 unchanged), x*1, x/1 (when the type is unchanged), x*0 (integers only), neg(neg x), logical_not(logical_not x), identity x,
 // cast to the same dtype, reshape to the same static shape, transpose of a
 // transpose, shape/size of a static shape, cond on a constant predicate,
 // values passed through a cond or a while_loop unchanged.

@@ -15,6 +15,7 @@
 #include "ir/passes/passes.h"
 #include "ir/passes/rewrite.h"
 
+#include <cmath>
 #include <numeric>
 
 namespace tfs::ir {
@@ -51,16 +52,28 @@ bool forwardIfSameType(Rewriter &rw, Node &n, Value *v) {
   return true;
 }
 
-// x + 0, 0 + x, x - 0, x * 1, 1 * x, x / 1 -> x.
+// Is `v` a constant zero that leaves x unchanged when added (subtracted,
+// for `subtracting`) to every x? For floats only one zero does: -0.0 + 0.0
+// is +0.0, so x + 0.0 is not x, while x + -0.0 and x - 0.0 are.
+bool isNeutralZero(const Value *v, bool subtracting) {
+  if (!isSplatOf(v, 0))
+    return false;
+  if (!isFloating(v->type.dtype))
+    return true;
+  return std::signbit(constValueOf(v)->doubleAt(0)) != subtracting;
+}
+
+// x + 0, 0 + x, x - 0, x * 1, 1 * x, x / 1 -> x (float zeros: see
+// isNeutralZero).
 bool identityOperand(Rewriter &rw, Node &n) {
   Value *a = n.operand(0), *b = n.operand(1);
   switch (n.kind()) {
   case OpKind::Add:
-    if (isSplatOf(b, 0) && forwardIfSameType(rw, n, a))
+    if (isNeutralZero(b, false) && forwardIfSameType(rw, n, a))
       return true;
-    return isSplatOf(a, 0) && forwardIfSameType(rw, n, b);
+    return isNeutralZero(a, false) && forwardIfSameType(rw, n, b);
   case OpKind::Sub:
-    return isSplatOf(b, 0) && forwardIfSameType(rw, n, a);
+    return isNeutralZero(b, true) && forwardIfSameType(rw, n, a);
   case OpKind::Mul:
     if (isSplatOf(b, 1) && forwardIfSameType(rw, n, a))
       return true;

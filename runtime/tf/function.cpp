@@ -6,10 +6,9 @@
 // trace when the first created variables, as TF does).
 #include "autograph/autograph.h"
 #include "codegen/codegen.h"
-#include "ir/passes/passes.h"
 #include "ir/text.h"
 #include "runtime/autodiff/function_gradient.h"
-#include "runtime/graph/constant_folder.h"
+#include "runtime/tf/executable.h"
 #include "runtime/tf/tf.h"
 
 #include <cstdio>
@@ -33,6 +32,13 @@ struct ConcreteFunction : Object, CycleTracked {
   std::vector<size_t> outputSlots;
   // Built on the first call recorded by a GradientTape (see callConcrete).
   std::shared_ptr<FunctionGradient> gradient;
+  // What runs: the optimized copy of the trace (and of its gradient graph),
+  // built once, on first use.
+  std::shared_ptr<Executable> exec, gradientExec;
+  Executable &executable() {
+    if (!exec) exec = std::make_shared<Executable>(scope->function());
+    return *exec;
+  }
   const char *typeName() const override { return "ConcreteFunction"; }
   void clearReferences() override {
     variables.clear();
@@ -287,18 +293,7 @@ Ref<ConcreteFunction> FunctionWrapper::trace(Interpreter &in, const std::vector<
     }
   }
   if (o.emitGraphRaw) std::fputs(ir::printModule(g.module(), {.printLoc = o.printLoc}).c_str(), stdout);
-  if (o.emitGraph) {
-    try {
-      ir::PipelineOptions po;
-      po.constantFolding.folder = makeConstantFolder();
-      auto copy = std::make_unique<ir::Module>();
-      copy->add(g.function().clone(g.function().name()));
-      ir::optimize(*copy, po);
-      std::fputs(ir::printModule(*copy, {.printLoc = o.printLoc}).c_str(), stdout);
-    } catch (...) {
-      std::fputs(ir::printModule(g.module(), {.printLoc = o.printLoc}).c_str(), stdout);
-    }
-  }
+  if (o.emitGraph) std::fputs(ir::printModule(cf->executable().module(), {.printLoc = o.printLoc}).c_str(), stdout);
   return cf;
 }
 
@@ -378,7 +373,7 @@ std::optional<Value> FunctionWrapper::call(Interpreter &in, Args args, const Kwa
   std::vector<int64_t> argIds;
   for (auto &a : argv) tensorArgs(in, a, tensors, &argIds);
   for (auto &[k, v] : kwargs) tensorArgs(in, v, tensors, &argIds);
-  std::vector<Tensor> results = runGraph(in, cf->scope->function(), tensors);
+  std::vector<Tensor> results = cf->executable().run(in, tensors);
   std::vector<Value> outs;
   for (auto &r : results) outs.push_back(wrap(r));
   recordCallOnTapes(in, *cf, tensors, argIds, outs);
@@ -429,11 +424,12 @@ void FunctionWrapper::recordCallOnTapes(Interpreter &in, ConcreteFunction &cf, c
         raiseOpError(in, e);
       }
     }
-    // The runner holds the traced graph (which owns the gradient function):
-    // the tf.function may be freed before tape.gradient runs.
+    // The runner holds the optimized copy of the gradient graph (it owns
+    // everything it runs): the tf.function may be freed before tape.gradient.
+    if (!cf.gradientExec) cf.gradientExec = std::make_shared<Executable>(*cf.gradient->fn);
     Interpreter *ip = &in;
-    FunctionRunner runner = [ip, graph = cf.scope](const ir::Function &f, std::span<const Tensor> a) {
-      return runGraph(*ip, f, a);
+    FunctionRunner runner = [ip, exec = cf.gradientExec](const ir::Function &, std::span<const Tensor> a) {
+      return exec->run(*ip, a);
     };
     t->tape.record(ir::OpKind::Call, {}, inIds, inVals, outIds, outVals, eagerFunctionGradient(cf.gradient, runner));
   }

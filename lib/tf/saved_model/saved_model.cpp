@@ -9,6 +9,7 @@
 #include "ir/text.h"
 #include "ir/verifier.h"
 #include "lib/tf/tf_lib.h"
+#include "runtime/tf/executable.h"
 
 #include <cstdio>
 #include <fcntl.h>
@@ -96,6 +97,7 @@ struct LoadedFunction : Object {
   std::shared_ptr<ir::Module> module;
   ir::Function *fn = nullptr;
   std::vector<std::shared_ptr<Tensor>> variables;
+  std::shared_ptr<Executable> exec;  // the optimized copy that runs
   const char *typeName() const override { return "RestoredFunction"; }
   std::optional<Value> call(Interpreter &in, Args args, const Kwargs &) override {
     std::vector<Tensor> ts;
@@ -106,7 +108,8 @@ struct LoadedFunction : Object {
     }
     if (ts.size() != fn->params().size())
       in.raise("TypeError", fmt::format("{}() takes {} arguments ({} given)", fn->name(), fn->params().size(), ts.size()));
-    std::vector<Tensor> out = runGraph(in, *fn, ts);
+    if (!exec) exec = std::make_shared<Executable>(*fn);
+    std::vector<Tensor> out = exec->run(in, ts);
     if (out.empty()) return Value();
     if (out.size() == 1) return wrap(out[0]);
     std::vector<Value> items;

@@ -1,0 +1,40 @@
+// Executable: what runs when a traced function is called. The optimized
+// copy of the trace (runtime/graph/optimize.h, built once) and, on the JIT
+// backend, its compiled code (built on the first run), so a call neither
+// re-optimizes, re-prints nor looks the function up.
+#pragma once
+
+#include "codegen/codegen.h"
+#include "runtime/graph/optimize.h"
+#include "runtime/tensor/tensor.h"
+
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace tfs::runtime {
+class Interpreter;
+}
+
+namespace tfs::runtime::tf {
+
+class Executable {
+public:
+  // Given a traced function whose graph is complete (it is copied: later
+  // changes to it are not seen).
+  explicit Executable(const ir::Function &traced);
+
+  // The function that runs (what --emit=graph-opt prints).
+  const ir::Function &function() const { return *optimized_.fn; }
+  const ir::Module &module() const { return *optimized_.module; }
+
+  // Runs it on the interpreter's backend; raises the script's exception on
+  // a graph error.
+  std::vector<Tensor> run(Interpreter &in, std::span<const Tensor> args);
+
+private:
+  OptimizedFunction optimized_;
+  std::shared_ptr<const codegen::CompiledFunction> compiled_;
+};
+
+}  // namespace tfs::runtime::tf
