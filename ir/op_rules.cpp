@@ -423,45 +423,6 @@ template <OpKind K> RULE(xent) {
   return {TensorType{in[1].dtype, Shape(dims)}};
 }
 
-// conv2d(input NHWC, filter HWIO): attrs strides (4 ints), padding
-// ("SAME"/"VALID"), dilations.
-int64_t convOut(int64_t in, int64_t k, int64_t stride, const std::string &padding) {
-  if (in < 0 || k < 0) return kUnknownDim;
-  if (padding == "SAME") return (in + stride - 1) / stride;
-  return in >= k ? (in - k) / stride + 1 : 0;
-}
-
-std::vector<int64_t> stridesOf(const Attrs &attrs) {
-  const auto *s = attrInts(attrs, "strides");
-  if (!s) return {1, 1, 1, 1};
-  if (s->size() == 2) return {1, (*s)[0], (*s)[1], 1};
-  return *s;
-}
-
-RULE(conv2d) {
-  requireSameDTypes(OpKind::Conv2D, in);
-  requireFloat(OpKind::Conv2D, in[0]);
-  const Shape &x = in[0].shape, &w = in[1].shape;
-  if (!x.ranked || !w.ranked) return {TensorType{in[0].dtype, Shape::unranked()}};
-  if (x.rank() != 4 || w.rank() != 4)
-    throw opError(OpKind::Conv2D, fmt::format("input must be 4-dimensional {}", dimsText(x)));
-  if (x.dims[3] >= 0 && w.dims[2] >= 0 && x.dims[3] != w.dims[2])
-    throw opError(OpKind::Conv2D, fmt::format("input depth must be evenly divisible by filter depth: {} vs {}", x.dims[3], w.dims[2]));
-  auto st = stridesOf(attrs);
-  std::string pad = attrString(attrs, "padding", "VALID");
-  return {TensorType{in[0].dtype, Shape({x.dims[0], convOut(x.dims[1], w.dims[0], st[1], pad),
-                                         convOut(x.dims[2], w.dims[1], st[2], pad), w.dims[3]})}};
-}
-
-RULE(conv2dBackpropInput) {
-  const auto *sizes = attrInts(attrs, "input_sizes");
-  return {TensorType{in[1].dtype, sizes ? Shape(*sizes) : Shape::unranked()}};
-}
-RULE(conv2dBackpropFilter) {
-  const auto *sizes = attrInts(attrs, "filter_sizes");
-  return {TensorType{in[1].dtype, sizes ? Shape(*sizes) : Shape::unranked()}};
-}
-
 RULE(stringJoin) {
   Shape s = in[0].shape;
   for (size_t i = 0; i < in.size(); ++i) {
@@ -599,9 +560,11 @@ TypeRule typeRuleFor(OpKind k) {
   case OpKind::SoftmaxCrossEntropy: return xent<OpKind::SoftmaxCrossEntropy>;
   case OpKind::SparseSoftmaxCrossEntropy: return xent<OpKind::SparseSoftmaxCrossEntropy>;
   case OpKind::SigmoidCrossEntropy: return xent<OpKind::SigmoidCrossEntropy>;
-  case OpKind::Conv2D: return conv2d;
-  case OpKind::Conv2DBackpropInput: return conv2dBackpropInput;
-  case OpKind::Conv2DBackpropFilter: return conv2dBackpropFilter;
+  case OpKind::Conv2D: case OpKind::Conv2DBackpropInput: case OpKind::Conv2DBackpropFilter:
+  case OpKind::DepthwiseConv2D: case OpKind::DepthwiseConv2DBackpropInput:
+  case OpKind::DepthwiseConv2DBackpropFilter: case OpKind::MaxPool: case OpKind::MaxPoolGrad:
+  case OpKind::MaxPoolGradGrad: case OpKind::AvgPool: case OpKind::AvgPoolGrad:
+    return windowTypeRule(k);
   case OpKind::ReluGrad: return reluGrad;
   case OpKind::StringJoin: return stringJoin;
   case OpKind::Assert: return assertion;
@@ -724,6 +687,14 @@ const char *tfOpType(OpKind k) {
   case OpKind::Conv2D: return "Conv2D";
   case OpKind::Conv2DBackpropInput: return "Conv2DBackpropInput";
   case OpKind::Conv2DBackpropFilter: return "Conv2DBackpropFilter";
+  case OpKind::DepthwiseConv2D: return "DepthwiseConv2dNative";
+  case OpKind::DepthwiseConv2DBackpropInput: return "DepthwiseConv2dNativeBackpropInput";
+  case OpKind::DepthwiseConv2DBackpropFilter: return "DepthwiseConv2dNativeBackpropFilter";
+  case OpKind::MaxPool: return "MaxPool";
+  case OpKind::MaxPoolGrad: return "MaxPoolGrad";
+  case OpKind::MaxPoolGradGrad: return "MaxPoolGradGrad";
+  case OpKind::AvgPool: return "AvgPool";
+  case OpKind::AvgPoolGrad: return "AvgPoolGrad";
   case OpKind::ReluGrad: return "ReluGrad";
   case OpKind::StringJoin: return "StringJoin";
   case OpKind::AsString: return "AsString";

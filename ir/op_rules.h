@@ -8,6 +8,9 @@
 namespace tfs::ir {
 
 TypeRule typeRuleFor(OpKind kind);
+// The rules of the 2-D window ops (conv, depthwise conv, pooling and their
+// gradients; op_rules_window.cpp), null for any other op.
+TypeRule windowTypeRule(OpKind kind);
 bool isNotDifferentiable(OpKind kind);
 
 // Numpy broadcasting of two static shapes; throws OpError

@@ -153,17 +153,6 @@ void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObj
   xent("softmax_cross_entropy_with_logits", OpKind::SoftmaxCrossEntropy);
   xent("sparse_softmax_cross_entropy_with_logits", OpKind::SparseSoftmaxCrossEntropy);
   xent("sigmoid_cross_entropy_with_logits", OpKind::SigmoidCrossEntropy);
-  def(in, nn, "conv2d", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    auto args = in.bindArgs("conv2d", a, kw, {"input", "filters", "strides", "padding", "data_format", "dilations", "name"},
-                            {std::nullopt, std::nullopt, std::nullopt, std::nullopt, Value(), Value(), Value()});
-    auto x = toTensor(in, args[0]);
-    auto w = toTensor(in, args[1], std::nullopt, x->dtype());
-    std::vector<int64_t> st = intList(in, args[2]);
-    if (st.size() == 1) st = {1, st[0], st[0], 1};
-    else if (st.size() == 2) st = {1, st[0], st[1], 1};
-    return Value(callOp1(in, OpKind::Conv2D, {x, w}, {{"strides", st}, {"padding", in.str(args[3])}},
-                         nameArg(in, args[6], "Conv2D")));
-  });
   for (ModuleObject *m : {&tf, &linalg}) {
     def(in, *m, "matmul", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
       auto args = in.bindArgs("matmul", a, kw, {"a", "b", "transpose_a", "transpose_b", "name"},

@@ -11,6 +11,8 @@ void registerTfModules();
 Value makeTfModule(Interpreter &in, bool v1);
 Value makeNumpyModule(Interpreter &in);
 void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObject &nn, ModuleObject &linalg);
+// tf.nn's convolution and pooling functions (nn_bindings.cpp).
+void installNnWindowOps(Interpreter &in, ModuleObject &nn);
 void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf);
 void installSavedModel(Interpreter &in, ModuleObject &tf);
 // numpy.random (numpy_random.cpp): numpy's legacy generator, draw for draw.

@@ -274,6 +274,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
   auto errors = submodule(in, *tf, "errors");
   auto dtypes = submodule(in, *tf, "dtypes");
   installOps(in, *tf, *math, *nn, *linalg);
+  installNnWindowOps(in, *nn);
 
   for (int i = 0; i < 6; ++i) {
     DType d = DType(i);

@@ -76,5 +76,6 @@ struct RuleEntry {
 std::span<const RuleEntry> mathRules();
 std::span<const RuleEntry> arrayRules();
 std::span<const RuleEntry> nnRules();
+std::span<const RuleEntry> windowRules();
 
 }  // namespace tfs::runtime::autodiff_detail

@@ -40,7 +40,7 @@ const Registry &registry() {
   static const Registry reg = [] {
     Registry r;
     for (auto table : {autodiff_detail::mathRules(), autodiff_detail::arrayRules(),
-                       autodiff_detail::nnRules()})
+                       autodiff_detail::nnRules(), autodiff_detail::windowRules()})
       for (const auto &e : table)
         r.rules[static_cast<size_t>(e.kind)] = e.rule;
     for (OpKind k : kNotDifferentiable)

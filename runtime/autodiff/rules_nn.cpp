@@ -1,17 +1,13 @@
 // Gradient rules of the neural-network ops (TF 2.15 nn_grad.py): softmax,
-// log_softmax, the cross-entropy losses and conv2d with its backprop ops.
+// log_softmax and the cross-entropy losses (convolutions and pooling are in
+// rules_window.cpp).
 //
 // Conventions assumed from the kernels: xent ops take (labels, logits) and
-// return the per-example loss (shape of logits without the class axis);
-// conv2d_backprop_input(filter, dy) with attr input_sizes and
-// conv2d_backprop_filter(input, dy) with attr filter_sizes share conv2d's
-// strides/padding/dilations attributes.
+// return the per-example loss (shape of logits without the class axis).
 #include "runtime/autodiff/rule_macros.h"
 
 namespace tfs::runtime::autodiff_detail {
 namespace {
-
-
 
 std::vector<int64_t> softmaxAxis(GradBuilder &b, const GradOpInfo &op) {
   int64_t r = b.rank(op.inputs[0], "softmax");
@@ -71,58 +67,12 @@ RULE(sigmoidXentGrad) {
           b.unbroadcast(dLogits, logits)};
 }
 
-ir::Attrs convAttrs(const ir::Attrs &a) {
-  ir::Attrs out;
-  for (const char *k : {"strides", "padding", "dilations", "data_format"})
-    if (auto it = a.find(k); it != a.end())
-      out.emplace(k, it->second);
-  return out;
-}
-
-// y = conv2d(x, w): dx = backprop_input(w, g), dw = backprop_filter(x, g)
-RULE(conv2dGrad) {
-  PRELUDE;
-  Handle x = op.inputs[0], w = op.inputs[1];
-  ir::Attrs ai = convAttrs(op.attrs), af = convAttrs(op.attrs);
-  ai["input_sizes"] = b.staticDims(x, "conv2d");
-  af["filter_sizes"] = b.staticDims(w, "conv2d");
-  return {b.op(OpKind::Conv2DBackpropInput, {w, g}, ai),
-          b.op(OpKind::Conv2DBackpropFilter, {x, g}, af)};
-}
-
-// dx = backprop_input(w, dy) is linear in w and dy:
-//   d w  = backprop_filter(g, dy)   (g plays the input)
-//   d dy = conv2d(g, w)
-RULE(conv2dBackpropInputGrad) {
-  PRELUDE;
-  Handle w = op.inputs[0], dy = op.inputs[1];
-  ir::Attrs af = convAttrs(op.attrs);
-  af["filter_sizes"] = b.staticDims(w, "conv2d_backprop_input");
-  return {b.op(OpKind::Conv2DBackpropFilter, {g, dy}, af),
-          b.op(OpKind::Conv2D, {g, w}, convAttrs(op.attrs))};
-}
-
-// dw = backprop_filter(x, dy):
-//   d x  = backprop_input(g, dy)    (g plays the filter)
-//   d dy = conv2d(x, g)
-RULE(conv2dBackpropFilterGrad) {
-  PRELUDE;
-  Handle x = op.inputs[0], dy = op.inputs[1];
-  ir::Attrs ai = convAttrs(op.attrs);
-  ai["input_sizes"] = b.staticDims(x, "conv2d_backprop_filter");
-  return {b.op(OpKind::Conv2DBackpropInput, {g, dy}, ai),
-          b.op(OpKind::Conv2D, {x, g}, convAttrs(op.attrs))};
-}
-
 const RuleEntry kNnRules[] = {
     {OpKind::Softmax, softmaxGrad},
     {OpKind::LogSoftmax, logSoftmaxGrad},
     {OpKind::SoftmaxCrossEntropy, softmaxXentGrad},
     {OpKind::SparseSoftmaxCrossEntropy, sparseSoftmaxXentGrad},
     {OpKind::SigmoidCrossEntropy, sigmoidXentGrad},
-    {OpKind::Conv2D, conv2dGrad},
-    {OpKind::Conv2DBackpropInput, conv2dBackpropInputGrad},
-    {OpKind::Conv2DBackpropFilter, conv2dBackpropFilterGrad},
 };
 
 }  // namespace

@@ -30,6 +30,8 @@ void registerReductions(KernelTable &t);
 void registerShapeOps(KernelTable &t);
 void registerLinalg(KernelTable &t);
 void registerNN(KernelTable &t);
+void registerConv(KernelTable &t);
+void registerPooling(KernelTable &t);
 void registerRandom(KernelTable &t);
 void registerStrings(KernelTable &t);
 void registerAssert(KernelTable &t);
@@ -54,6 +56,13 @@ template <class F> decltype(auto) dispatchNumeric(DType t, F &&f) {
   case DType::String: break;
   }
   return f.template operator()<float>();
+}
+
+// Calls f.template operator()<T>() for float32 / float64 (the float-only
+// kernels; their type rules have rejected other dtypes).
+template <class F> void dispatchFloat(DType t, F &&f) {
+  if (t == DType::Float32) f.template operator()<float>();
+  else if (t == DType::Float64) f.template operator()<double>();
 }
 
 // Strides (in elements) of `shape` broadcast to `out` (0 where broadcast).

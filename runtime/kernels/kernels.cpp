@@ -14,6 +14,8 @@ const KernelTable &table() {
     registerShapeOps(t);
     registerLinalg(t);
     registerNN(t);
+    registerConv(t);
+    registerPooling(t);
     registerRandom(t);
     registerStrings(t);
     registerAssert(t);

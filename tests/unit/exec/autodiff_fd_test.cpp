@@ -177,6 +177,32 @@ std::vector<FdCase> allCases() {
   Attrs bf = same;
   bf["filter_sizes"] = V{3, 3, 2, 3};
   cs.push_back({OpKind::Conv2DBackpropFilter, {F({1, 4, 4, 2}), F({1, 4, 4, 3})}, bf});
+  Attrs dilated{{"strides", V{1, 1}}, {"dilations", V{2, 2}}, {"padding", std::string("SAME")}};
+  cs.push_back({OpKind::Conv2D, {F({1, 5, 6, 2}), F({2, 3, 2, 2})}, dilated});
+  // 1x1 stride-1: the pointwise GEMM path of the kernels.
+  cs.push_back({OpKind::Conv2D, {F({2, 3, 3, 3}), F({1, 1, 3, 2})}, same});
+
+  Attrs dw = same;
+  cs.push_back({OpKind::DepthwiseConv2D, {F({1, 4, 5, 2}), F({3, 3, 2, 2})}, dw});
+  cs.push_back({OpKind::DepthwiseConv2D, {F({2, 5, 5, 3}), F({2, 2, 3, 1})}, valid2});
+  Attrs dwi = same;
+  dwi["input_sizes"] = V{1, 4, 4, 2};
+  cs.push_back({OpKind::DepthwiseConv2DBackpropInput, {F({3, 3, 2, 2}), F({1, 4, 4, 4})}, dwi});
+  Attrs dwf = same;
+  dwf["filter_sizes"] = V{3, 3, 2, 2};
+  cs.push_back({OpKind::DepthwiseConv2DBackpropFilter, {F({1, 4, 4, 2}), F({1, 4, 4, 4})}, dwf});
+
+  Attrs pool2{{"ksize", V{2, 2}}, {"strides", V{2, 2}}, {"padding", std::string("VALID")}};
+  Attrs pool3s{{"ksize", V{1, 3, 3, 1}}, {"strides", V{1, 2, 2, 1}}, {"padding", std::string("SAME")}};
+  cs.push_back({OpKind::MaxPool, {F({1, 4, 4, 2})}, pool2});
+  cs.push_back({OpKind::MaxPool, {F({2, 5, 5, 1})}, pool3s});
+  cs.push_back({OpKind::MaxPoolGrad, {F({1, 4, 4, 2}), F({1, 2, 2, 2})}, pool2});
+  cs.push_back({OpKind::MaxPoolGradGrad, {F({1, 5, 5, 1}), F({1, 5, 5, 1})}, pool3s});
+  cs.push_back({OpKind::AvgPool, {F({1, 4, 4, 2})}, pool2});
+  cs.push_back({OpKind::AvgPool, {F({2, 5, 5, 1})}, pool3s});
+  Attrs avgGrad = pool3s;
+  avgGrad["orig_input_shape"] = V{2, 5, 5, 1};
+  cs.push_back({OpKind::AvgPoolGrad, {F({2, 3, 3, 1})}, avgGrad});
   return cs;
 }
 

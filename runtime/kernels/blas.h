@@ -1,0 +1,24 @@
+// Row-major GEMM through OpenBLAS for the float kernels that reduce to it
+// (convolutions via im2col): C = alpha * op(A) * op(B) + beta * C.
+// Private to runtime/kernels/.
+#pragma once
+
+#include <cblas.h>
+#include <cstdint>
+#include <type_traits>
+
+namespace tfs::runtime::kernels {
+
+template <class T>
+void gemmRowMajor(bool transA, bool transB, int64_t m, int64_t n, int64_t k, const T *a, int64_t lda,
+                  const T *b, int64_t ldb, T beta, T *c, int64_t ldc) {
+  static_assert(std::is_floating_point_v<T>);
+  auto ta = transA ? CblasTrans : CblasNoTrans, tb = transB ? CblasTrans : CblasNoTrans;
+  if (m == 0 || n == 0) return;
+  if constexpr (std::is_same_v<T, float>)
+    cblas_sgemm(CblasRowMajor, ta, tb, int(m), int(n), int(k), 1.0f, a, int(lda), b, int(ldb), beta, c, int(ldc));
+  else
+    cblas_dgemm(CblasRowMajor, ta, tb, int(m), int(n), int(k), 1.0, a, int(lda), b, int(ldb), beta, c, int(ldc));
+}
+
+}  // namespace tfs::runtime::kernels

@@ -1,0 +1,134 @@
+// 2-D pooling kernels on NHWC tensors (attrs ksize, strides: 4 ints or
+// [h, w]; padding SAME/VALID as TF): max_pool, avg_pool and their
+// gradients. Padding never takes part: a max ignores it and an average
+// divides by the number of in-bounds taps, as TF's CPU kernels do.
+// max_pool_grad routes each output's gradient to the first maximal input of
+// its window in row-major scan order; max_pool_grad_grad reads the
+// gradient at that same input, so the two are each other's transpose.
+#include "runtime/kernels/conv_geometry.h"
+#include "runtime/kernels/kernel_util.h"
+
+#include <limits>
+#include <vector>
+
+namespace tfs::runtime::kernels {
+
+namespace {
+
+WindowGeometry poolGeometry(const std::vector<int64_t> &x, const std::vector<int64_t> &y,
+                            const ir::Attrs &attrs) {
+  auto k = nhwcAttr(attrs, "ksize", 1);
+  return windowGeometry(x, k[1], k[2], y, attrs);
+}
+
+// For every output element, the flat index of the input element it pools
+// (the first maximum of its window).
+template <class T> std::vector<int64_t> maxArgs(const WindowGeometry &g, const T *x) {
+  int64_t outPixels = g.n * g.oh * g.ow;
+  std::vector<int64_t> arg(size_t(outPixels * g.c), -1);
+  std::vector<T> best(size_t(outPixels * g.c), -std::numeric_limits<T>::infinity());
+  forEachWindowTap(g, [&](int64_t ip, int64_t op, int64_t) {
+    const T *xs = x + ip * g.c;
+    T *bs = best.data() + op * g.c;
+    int64_t *as = arg.data() + op * g.c;
+    for (int64_t c = 0; c < g.c; ++c)
+      if (as[c] < 0 || xs[c] > bs[c]) {
+        bs[c] = xs[c];
+        as[c] = ip * g.c + c;
+      }
+  });
+  return arg;
+}
+
+std::vector<Tensor> maxPool(std::span<const Tensor> in, const ir::Attrs &attrs) {
+  std::vector<Tensor> out = allocateOutputs(OpKind::MaxPool, in, attrs);
+  WindowGeometry g = poolGeometry(in[0].shape(), out[0].shape(), attrs);
+  dispatchFloat(in[0].dtype(), [&]<class T>() {
+    const T *x = in[0].data<T>();
+    T *y = out[0].data<T>();
+    std::vector<int64_t> arg = maxArgs(g, x);
+    for (size_t i = 0; i < arg.size(); ++i) y[i] = x[arg[i]];
+  });
+  return out;
+}
+
+// max_pool_grad(orig_input, grad) -> gradient w.r.t. orig_input.
+std::vector<Tensor> maxPoolGrad(std::span<const Tensor> in, const ir::Attrs &attrs) {
+  std::vector<Tensor> out = allocateOutputs(OpKind::MaxPoolGrad, in, attrs);
+  WindowGeometry g = poolGeometry(in[0].shape(), in[1].shape(), attrs);
+  dispatchFloat(in[0].dtype(), [&]<class T>() {
+    const T *dy = in[1].data<T>();
+    T *dx = out[0].data<T>();
+    std::fill(dx, dx + out[0].numElements(), T(0));
+    std::vector<int64_t> arg = maxArgs(g, in[0].data<T>());
+    for (size_t i = 0; i < arg.size(); ++i) dx[arg[i]] += dy[i];
+  });
+  return out;
+}
+
+// max_pool_grad_grad(orig_input, grad_of_input) -> shaped like the pool's
+// output: the gradient read at each window's maximum.
+std::vector<Tensor> maxPoolGradGrad(std::span<const Tensor> in, const ir::Attrs &attrs) {
+  std::vector<Tensor> out = allocateOutputs(OpKind::MaxPoolGradGrad, in, attrs);
+  WindowGeometry g = poolGeometry(in[0].shape(), out[0].shape(), attrs);
+  dispatchFloat(in[0].dtype(), [&]<class T>() {
+    const T *gx = in[1].data<T>();
+    T *y = out[0].data<T>();
+    std::vector<int64_t> arg = maxArgs(g, in[0].data<T>());
+    for (size_t i = 0; i < arg.size(); ++i) y[i] = gx[arg[i]];
+  });
+  return out;
+}
+
+// In-bounds taps of every output pixel (the average's divisor).
+std::vector<int64_t> tapCounts(const WindowGeometry &g) {
+  std::vector<int64_t> count(size_t(g.n * g.oh * g.ow), 0);
+  forEachWindowTap(g, [&](int64_t, int64_t op, int64_t) { ++count[size_t(op)]; });
+  return count;
+}
+
+std::vector<Tensor> avgPool(std::span<const Tensor> in, const ir::Attrs &attrs) {
+  std::vector<Tensor> out = allocateOutputs(OpKind::AvgPool, in, attrs);
+  WindowGeometry g = poolGeometry(in[0].shape(), out[0].shape(), attrs);
+  dispatchFloat(in[0].dtype(), [&]<class T>() {
+    const T *x = in[0].data<T>();
+    T *y = out[0].data<T>();
+    std::fill(y, y + out[0].numElements(), T(0));
+    forEachWindowTap(g, [&](int64_t ip, int64_t op, int64_t) {
+      for (int64_t c = 0; c < g.c; ++c) y[op * g.c + c] += x[ip * g.c + c];
+    });
+    std::vector<int64_t> count = tapCounts(g);
+    for (size_t p = 0; p < count.size(); ++p)
+      for (int64_t c = 0; c < g.c; ++c) y[int64_t(p) * g.c + c] /= T(std::max<int64_t>(count[p], 1));
+  });
+  return out;
+}
+
+// avg_pool_grad(grad): attr orig_input_shape.
+std::vector<Tensor> avgPoolGrad(std::span<const Tensor> in, const ir::Attrs &attrs) {
+  std::vector<Tensor> out = allocateOutputs(OpKind::AvgPoolGrad, in, attrs);
+  WindowGeometry g = poolGeometry(out[0].shape(), in[0].shape(), attrs);
+  dispatchFloat(in[0].dtype(), [&]<class T>() {
+    const T *dy = in[0].data<T>();
+    T *dx = out[0].data<T>();
+    std::fill(dx, dx + out[0].numElements(), T(0));
+    std::vector<int64_t> count = tapCounts(g);
+    forEachWindowTap(g, [&](int64_t ip, int64_t op, int64_t) {
+      T scale = T(1) / T(std::max<int64_t>(count[size_t(op)], 1));
+      for (int64_t c = 0; c < g.c; ++c) dx[ip * g.c + c] += dy[op * g.c + c] * scale;
+    });
+  });
+  return out;
+}
+
+}  // namespace
+
+void registerPooling(KernelTable &t) {
+  t[size_t(OpKind::MaxPool)] = maxPool;
+  t[size_t(OpKind::MaxPoolGrad)] = maxPoolGrad;
+  t[size_t(OpKind::MaxPoolGradGrad)] = maxPoolGradGrad;
+  t[size_t(OpKind::AvgPool)] = avgPool;
+  t[size_t(OpKind::AvgPoolGrad)] = avgPoolGrad;
+}
+
+}  // namespace tfs::runtime::kernels
