@@ -93,6 +93,9 @@ private:
   llvm::BasicBlock *errorBlock_ = nullptr;
   std::unordered_map<const ir::Value *, llvm::Value *> native_;
   std::unordered_set<const ir::Value *> forcedSlot_;
+  // Native values unboxed from their own slot (parameters, captures,
+  // trampolined results): the slot already holds them, boxing is not needed.
+  std::unordered_set<const ir::Value *> slotHolds_;
   std::unordered_map<int, llvm::AllocaInst *> unboxTemp_;  // by dtype
 };
 

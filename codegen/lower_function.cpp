@@ -108,7 +108,7 @@ void Emitter::storeToSlot(const ir::Value *v, int32_t dst) {
 }
 
 void Emitter::materializeSlot(const ir::Value *v) {
-  if (!isNative(v))
+  if (!isNative(v) || slotHolds_.count(v))
     return;
   const ir::Node *def = v->definingNode();
   if (def && def->kind() == OpKind::Const)
@@ -152,8 +152,10 @@ void Emitter::emitTrampoline(const ir::Node &node) {
   auto callee = helper("tfs_cg_node", b_.getInt32Ty(), {b_.getInt32Ty()});
   checkStatus(b_.CreateCall(callee, {frame_, i32(id)}));
   for (const ir::Value *r : node.results())
-    if (isNative(r))
+    if (isNative(r)) {
       native_[r] = unbox(plan_.slot(r), r->type.dtype, id);
+      slotHolds_.insert(r);
+    }
 }
 
 void Emitter::emitNode(const ir::Node &node) {
@@ -188,12 +190,16 @@ void Emitter::emitFunction() {
   const ir::Function &fn = *plan_.fn;
   planLoopCarried(fn.body());
   for (const ir::Value *p : fn.params())
-    if (isNative(p))
+    if (isNative(p)) {
       native_[p] = unbox(plan_.slot(p), p->type.dtype, -1);
+      slotHolds_.insert(p);
+    }
   for (const auto &[slot, index] : plan_.tensorCaptures) {
     const ir::Value *v = fn.captures()[index].value;
-    if (isNative(v))
+    if (isNative(v)) {
       native_[v] = unbox(slot, v->type.dtype, -1);
+      slotHolds_.insert(v);
+    }
   }
   emitRegionNodes(fn.body());
   if (const ir::Node *ret = fn.body().terminator())

@@ -18,6 +18,8 @@
 #include "runtime/graph/interpreter.h"
 #include "runtime/tensor/tensor.h"
 
+#include <llvm/ADT/SmallVector.h>
+
 #include <cstdint>
 #include <exception>
 #include <optional>
@@ -61,7 +63,8 @@ Plan buildPlan(const ir::Function &fn);
 struct Frame {
   const Plan *plan = nullptr;
   runtime::RunContext *ctx = nullptr;
-  std::vector<runtime::Tensor> slots;
+  // Inline for small functions: a call allocates no frame.
+  llvm::SmallVector<runtime::Tensor, 16> slots;
   std::optional<runtime::GraphRunError> error;
   std::exception_ptr foreign;  // any other C++ exception of a helper
 };

@@ -23,6 +23,8 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
+#include <typeinfo>
 #include <unordered_map>
 #include <vector>
 
@@ -33,6 +35,13 @@ struct Object;
 struct ClassObject;
 
 // Intrusive reference-counted pointer.
+// GCC 12's -Wuse-after-free cannot tell that the count of a deleted object
+// never reaches a later copy or release (it reports every inlined
+// Ref through a devirtualized destructor); the warning is off for Ref alone.
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuse-after-free"
+#endif
 template <class T> class Ref {
 public:
   Ref() = default;
@@ -51,11 +60,16 @@ public:
 
 private:
   void release() {
-    if (p_ && --p_->refs == 0) delete p_;
+    T *p = p_;
     p_ = nullptr;
+    if (p && --p->refs == 0) delete p;
   }
   T *p_ = nullptr;
 };
+
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 12
+#pragma GCC diagnostic pop
+#endif
 
 template <class T, class... A> Ref<T> make(A &&...a) { return Ref<T>(new T(std::forward<A>(a)...)); }
 
@@ -82,8 +96,19 @@ public:
   double asFloat() const { return d_; }
   Object *obj() const { return obj_.get(); }
   const Ref<Object> &objRef() const { return obj_; }
-  // The object as T if it is one (dynamic_cast), else null.
-  template <class T> T *as() const { return tag_ == Tag::Obj ? dynamic_cast<T *>(obj_.get()) : nullptr; }
+  // The object as T if it is one, else null. For a `final` T the dynamic
+  // type is compared (a few instructions; a failed dynamic_cast through
+  // Object's multiple-inheritance types costs hundreds, and the call and
+  // operator paths test several types per operation); other T use
+  // dynamic_cast. tfs links its layers statically into one executable, so
+  // each type_info object is unique and comparing addresses is exact.
+  template <class T> T *as() const {
+    if (tag_ != Tag::Obj) return nullptr;
+    if constexpr (std::is_final_v<T>)
+      return &typeid(*obj_.get()) == &typeid(T) ? static_cast<T *>(obj_.get()) : nullptr;
+    else
+      return dynamic_cast<T *>(obj_.get());
+  }
   bool is(const Value &o) const;  // Python `is`
 
 private:
@@ -190,24 +215,24 @@ private:
 
 // --- core object types -------------------------------------------------------
 
-struct StrObject : Object {
+struct StrObject final : Object {
   std::string s;  // UTF-8
   explicit StrObject(std::string v) : s(std::move(v)) {}
   const char *typeName() const override { return "str"; }
 };
-struct BytesObject : Object {
+struct BytesObject final : Object {
   std::string s;
   explicit BytesObject(std::string v) : s(std::move(v)) {}
   const char *typeName() const override { return "bytes"; }
 };
-struct ListObject : Object, CycleTracked {
+struct ListObject final : Object, CycleTracked {
   std::vector<Value> items;
   ListObject() = default;
   explicit ListObject(std::vector<Value> v) : items(std::move(v)) {}
   const char *typeName() const override { return "list"; }
   void clearReferences() override { std::vector<Value>().swap(items); }
 };
-struct TupleObject : Object {
+struct TupleObject final : Object {
   std::vector<Value> items;
   TupleObject() = default;
   explicit TupleObject(std::vector<Value> v) : items(std::move(v)) {}
@@ -215,7 +240,7 @@ struct TupleObject : Object {
 };
 
 // Hashable key wrapper used by dict and set (hash + equality via the interpreter).
-struct DictObject : Object, CycleTracked {
+struct DictObject final : Object, CycleTracked {
   // Insertion-ordered: entries in order, index by hash buckets.
   struct Entry {
     Value key, value;
@@ -236,25 +261,25 @@ struct DictObject : Object, CycleTracked {
     liveCount = 0;
   }
 };
-struct SetObject : Object {
+struct SetObject final : Object {
   Ref<DictObject> d = make<DictObject>();
   const char *typeName() const override { return "set"; }
 };
 
-struct RangeObject : Object {
+struct RangeObject final : Object {
   int64_t start, stop, step;
   RangeObject(int64_t a, int64_t b, int64_t c) : start(a), stop(b), step(c) {}
   int64_t size() const;
   const char *typeName() const override { return "range"; }
 };
-struct SliceObject : Object {
+struct SliceObject final : Object {
   Value lower, upper, step;
   const char *typeName() const override { return "slice"; }
 };
 
 // A native function (builtins, methods of builtin types, tf functions).
 using NativeFn = std::function<Value(Interpreter &, Args, const Kwargs &)>;
-struct NativeFunction : Object {
+struct NativeFunction final : Object {
   std::string name;
   NativeFn fn;
   NativeFunction(std::string n, NativeFn f) : name(std::move(n)), fn(std::move(f)) {}
@@ -262,7 +287,7 @@ struct NativeFunction : Object {
 };
 
 // A lexical scope: a function activation, a module's globals or a class body.
-struct Scope : Object, CycleTracked {
+struct Scope final : Object, CycleTracked {
   std::unordered_map<std::string, Value> vars;
   Ref<Scope> parent;          // enclosing function scope (closures), null at module level
   const char *typeName() const override { return "scope"; }
@@ -279,7 +304,7 @@ struct CodeInfo {
   std::unordered_map<std::string, bool> globals, nonlocals;
 };
 
-struct FunctionObject : Object, CycleTracked {
+struct FunctionObject final : Object, CycleTracked {
   std::string name, qualname;
   const ast::FunctionDef *def = nullptr;  // or lambda:
   const ast::Lambda *lambda = nullptr;
@@ -299,13 +324,13 @@ struct FunctionObject : Object, CycleTracked {
   }
 };
 
-struct BoundMethod : Object {
+struct BoundMethod final : Object {
   Value self, func;
   BoundMethod(Value s, Value f) : self(std::move(s)), func(std::move(f)) {}
   const char *typeName() const override { return "method"; }
 };
 
-struct ClassObject : Object, CycleTracked {
+struct ClassObject final : Object, CycleTracked {
   std::string name;
   std::vector<Ref<ClassObject>> bases;
   std::vector<ClassObject *> mro;  // self first
@@ -325,7 +350,7 @@ struct ClassObject : Object, CycleTracked {
   }
 };
 
-struct InstanceObject : Object, CycleTracked {
+struct InstanceObject final : Object, CycleTracked {
   Ref<ClassObject> klass;
   std::unordered_map<std::string, Value> attrs;
   std::vector<std::string> attrOrder;  // vars() order
@@ -348,19 +373,19 @@ struct ModuleObject : Object {
   const char *typeName() const override { return "module"; }
 };
 
-struct PropertyObject : Object {
+struct PropertyObject final : Object {
   Value getter, setter;
   const char *typeName() const override { return "property"; }
 };
-struct StaticMethodObject : Object {
+struct StaticMethodObject final : Object {
   Value func;
   const char *typeName() const override { return "staticmethod"; }
 };
-struct ClassMethodObject : Object {
+struct ClassMethodObject final : Object {
   Value func;
   const char *typeName() const override { return "classmethod"; }
 };
-struct SuperObject : Object {
+struct SuperObject final : Object {
   ClassObject *start = nullptr;  // search the MRO of self's class after this
   Value self;
   const char *typeName() const override { return "super"; }

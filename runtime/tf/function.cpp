@@ -64,7 +64,15 @@ struct ConcreteFunction : Object, CycleTracked {
   }
 };
 
-struct FunctionWrapper : Object, CycleTracked {
+// Concrete functions by cache key (binary text, see keyOf), looked up by
+// string_view without building a std::string.
+struct KeyHash {
+  using is_transparent = void;
+  size_t operator()(std::string_view k) const { return std::hash<std::string_view>()(k); }
+};
+using TraceCache = std::unordered_map<std::string, Ref<ConcreteFunction>, KeyHash, std::equal_to<>>;
+
+struct FunctionWrapper final : Object, CycleTracked {
   Value pyFunc;
   Value self;  // bound instance (methods)
   bool autograph = true;
@@ -74,8 +82,7 @@ struct FunctionWrapper : Object, CycleTracked {
   bool graphOnly = false;
   std::vector<std::pair<ir::Shape, DType>> signature;
   std::string name;
-  std::shared_ptr<std::unordered_map<std::string, Ref<ConcreteFunction>>> cache =
-      std::make_shared<std::unordered_map<std::string, Ref<ConcreteFunction>>>();
+  std::shared_ptr<TraceCache> cache = std::make_shared<TraceCache>();
   std::shared_ptr<int> tracingCount = std::make_shared<int>(0);
   // Per-instance caches for methods (keyed by the instance).
   std::shared_ptr<std::unordered_map<const Object *, Ref<FunctionWrapper>>> bound =
@@ -90,19 +97,25 @@ struct FunctionWrapper : Object, CycleTracked {
     self = Value();
     bound->clear();
     cache->clear();
+    lastConcrete = nullptr;
   }
   std::optional<Value> bind(Interpreter &, const Value &inst) override {
     auto it = bound->find(inst.obj());
     if (it != bound->end()) return Value(it->second);
     auto b = make<FunctionWrapper>(*this);
     b->self = inst;
-    b->cache = std::make_shared<std::unordered_map<std::string, Ref<ConcreteFunction>>>();
+    b->cache = std::make_shared<TraceCache>();
+    b->lastConcrete = nullptr;
     (*bound)[inst.obj()] = b;
     return Value(b);
   }
   std::optional<Value> call(Interpreter &in, Args args, const Kwargs &kwargs) override;
   std::optional<Value> getAttr(Interpreter &in, const std::string &name) override;
-  Ref<ConcreteFunction> concrete(Interpreter &in, const std::vector<Value> &args, const Kwargs &kwargs);
+  Ref<ConcreteFunction> concrete(Interpreter &in, std::span<const Value> args, const Kwargs &kwargs);
+  // The last key looked up and its function: a loop calling with the same
+  // argument types skips the hash lookup.
+  std::string lastKey;
+  Ref<ConcreteFunction> lastConcrete;
   // Zero tensors matching the input_signature (unknown dimensions 1): the
   // trace relaxes them back to the signature's shapes.
   std::vector<Value> signatureArgs() const {
@@ -120,21 +133,75 @@ struct FunctionWrapper : Object, CycleTracked {
                               int &created);
 };
 
-// The cache key of one argument.
+// The cache key of one argument, appended to `key` as bytes (no formatting:
+// it is built on every call). Like TF: tensors by dtype and shape,
+// variables by identity, lists and tuples by their items, Python scalars and
+// strings by type and value, other objects by identity.
+template <class T> void appendBytes(std::string &key, const T &v) {
+  key.append(reinterpret_cast<const char *>(&v), sizeof v);
+}
+
 void keyOf(Interpreter &in, const Value &v, std::string &key) {
-  if (auto *t = v.as<TensorObject>()) {
-    key += fmt::format("T{}{};", ir::dtypeShortName(t->dtype()), t->shape().tfString());
-  } else if (auto *var = v.as<VariableObject>()) {
-    key += fmt::format("V{};", var->id);
-  } else if (v.as<ListObject>() || v.as<TupleObject>()) {
-    key += v.as<ListObject>() ? "[" : "(";
-    for (auto &x : in.toList(v)) keyOf(in, x, key);
-    key += "]";
-  } else if (v.isNone() || v.isBool() || v.isInt() || v.isFloat() || v.as<StrObject>() || v.as<BytesObject>()) {
-    key += "P" + in.typeName(v) + in.repr(v) + ";";
-  } else {
-    key += fmt::format("O{:x};", reinterpret_cast<uintptr_t>(v.obj()));
+  switch (v.tag()) {
+  case Value::Tag::None: key += 'n'; return;
+  case Value::Tag::Bool: key += v.asBool() ? 'B' : 'b'; return;
+  case Value::Tag::Int: key += 'i'; appendBytes(key, v.asInt()); return;
+  case Value::Tag::Float: {
+    // One key per printed value: every NaN is the same `nan`.
+    double d = std::isnan(v.asFloat()) ? std::numeric_limits<double>::quiet_NaN() : v.asFloat();
+    key += 'f';
+    appendBytes(key, d);
+    return;
   }
+  case Value::Tag::Obj: break;
+  }
+  if (auto *t = v.as<TensorObject>()) {
+    key += 'T';
+    key += char(t->dtype());
+    if (t->symbolic()) {
+      const ir::Shape &shape = t->sym->type.shape;
+      key += shape.ranked ? char(shape.rank()) : '*';
+      for (int64_t d : shape.dims) appendBytes(key, d);
+    } else {
+      const std::vector<int64_t> &dims = t->eager.shape();
+      key += char(dims.size());
+      for (int64_t d : dims) appendBytes(key, d);
+    }
+  } else if (auto *var = v.as<VariableObject>()) {
+    key += 'V';
+    appendBytes(key, var->id);
+  } else if (v.as<ListObject>() || v.as<TupleObject>()) {
+    key += v.as<ListObject>() ? '[' : '(';
+    for (auto &x : in.toList(v)) keyOf(in, x, key);
+    key += ']';
+  } else if (auto *s = v.as<StrObject>()) {
+    key += 's';
+    appendBytes(key, s->s.size());
+    key += s->s;
+  } else if (auto *b = v.as<BytesObject>()) {
+    key += 'y';
+    appendBytes(key, b->s.size());
+    key += b->s;
+  } else {
+    key += 'O';
+    appendBytes(key, v.obj());
+  }
+}
+
+// The cache key of a call: its arguments' keys, then each keyword's name
+// (length-prefixed, so no key is a prefix of another) and value's key.
+// Built in a reused buffer: a hot call allocates nothing for its key.
+std::string_view callKey(Interpreter &in, std::span<const Value> args, const Kwargs &kwargs) {
+  thread_local std::string key;
+  key.clear();
+  for (auto &a : args) keyOf(in, a, key);
+  for (auto &[k, v] : kwargs) {
+    key += 'K';
+    appendBytes(key, k.size());
+    key += k;
+    keyOf(in, v, key);
+  }
+  return key;
 }
 
 std::string argsText(Interpreter &in, const std::vector<Value> &args) {
@@ -297,8 +364,8 @@ Ref<ConcreteFunction> FunctionWrapper::trace(Interpreter &in, const std::vector<
   return cf;
 }
 
-Ref<ConcreteFunction> FunctionWrapper::concrete(Interpreter &in, const std::vector<Value> &args, const Kwargs &kwargs) {
-  std::string key;
+Ref<ConcreteFunction> FunctionWrapper::concrete(Interpreter &in, std::span<const Value> args, const Kwargs &kwargs) {
+  std::string_view key;
   if (hasSignature) {
     // Check the arguments against the signature (TF's error text).
     bool ok = args.size() == signature.size();
@@ -312,18 +379,22 @@ Ref<ConcreteFunction> FunctionWrapper::concrete(Interpreter &in, const std::vect
         sig += fmt::format("\n    TensorSpec(shape={}, dtype=tf.{}, name=None)", s.first.tfString(), ir::dtypeName(s.second));
       raiseTf(in, "TypeError", fmt::format("Binding inputs to tf.function failed due to `Python inputs incompatible "
                                            "with input_signature:\n  inputs: ({})\n  input_signature: ({})`.",
-                                           argsText(in, args), sig));
+                                           argsText(in, std::vector<Value>(args.begin(), args.end())), sig));
     }
     key = "signature";
   } else {
-    for (auto &a : args) keyOf(in, a, key);
-    for (auto &[k, v] : kwargs) {
-      key += k + "=";
-      keyOf(in, v, key);
-    }
+    key = callKey(in, args, kwargs);
   }
+  if (lastConcrete && key == lastKey) return lastConcrete;
   auto it = cache->find(key);
-  if (it != cache->end()) return it->second;
+  if (it != cache->end()) {
+    lastKey = it->first;
+    lastConcrete = it->second;
+    return it->second;
+  }
+  // Tracing may build other keys in callKey's buffer.
+  std::string ownedKey(key);
+  std::vector<Value> argv(args.begin(), args.end());
   TfContext &c = ctx(in);
   size_t varsBefore = c.globalVariables.size();
   int created = 0;
@@ -331,28 +402,34 @@ Ref<ConcreteFunction> FunctionWrapper::concrete(Interpreter &in, const std::vect
   (void)createdCounterBefore;
   bool firstTrace = *tracingCount == 0;
   int before = variablesCreated;
-  Ref<ConcreteFunction> cf = trace(in, args, kwargs, firstTrace, created);
+  Ref<ConcreteFunction> cf = trace(in, argv, kwargs, firstTrace, created);
   if (firstTrace && variablesCreated != before) {
     // TF traces again without variable creation; the function it keeps is that trace.
     (*tracingCount)--;
-    cf = trace(in, args, kwargs, false, created);
+    cf = trace(in, argv, kwargs, false, created);
   }
   (void)varsBefore;
-  (*cache)[key] = cf;
+  (*cache)[ownedKey] = cf;
   return cf;
 }
 
 std::optional<Value> FunctionWrapper::call(Interpreter &in, Args args, const Kwargs &kwargs) {
-  std::vector<Value> argv(args.begin(), args.end());
-  // numpy arrays and Python scalars with a signature become tensors.
-  for (size_t i = 0; i < argv.size(); ++i) {
-    if (auto *t = argv[i].as<TensorObject>(); t && t->numpy) argv[i] = Value(toTensor(in, argv[i]));
-    if (hasSignature && i < signature.size() && !argv[i].as<TensorObject>() &&
-        (argv[i].isInt() || argv[i].isFloat()))
-      argv[i] = Value(toTensor(in, argv[i], std::nullopt, signature[i].second));
+  // numpy arrays and Python scalars with a signature become tensors (the
+  // arguments are copied only when one does).
+  std::vector<Value> converted;
+  for (size_t i = 0; i < args.size(); ++i) {
+    auto *t = args[i].as<TensorObject>();
+    bool fromNumpy = t && t->numpy;
+    bool fromScalar = hasSignature && i < signature.size() && !t && (args[i].isInt() || args[i].isFloat());
+    if (!fromNumpy && !fromScalar) continue;
+    if (converted.empty()) converted.assign(args.begin(), args.end());
+    converted[i] = fromNumpy ? Value(toTensor(in, args[i]))
+                             : Value(toTensor(in, args[i], std::nullopt, signature[i].second));
   }
+  std::span<const Value> argv = converted.empty() ? std::span<const Value>(args) : std::span<const Value>(converted);
+  TfContext &c = ctx(in);
   // Nested call while tracing: trace the body inline into the outer graph.
-  if (!ctx(in).graphs.empty() || currentGraph(in)) {
+  if (!c.graphs.empty() || currentGraph(in)) {
     std::vector<Value> callArgs;
     if (!self.isNone()) callArgs.push_back(self);
     callArgs.insert(callArgs.end(), argv.begin(), argv.end());
@@ -360,7 +437,7 @@ std::optional<Value> FunctionWrapper::call(Interpreter &in, Args args, const Kwa
   }
   // tf.config.run_functions_eagerly(True): the Python function runs as written
   // (no AutoGraph, no tracing), the debugging mode TF documents.
-  if (ctx(in).runFunctionsEagerly && !ctx(in).eagerDisabled && !graphOnly) {
+  if (c.runFunctionsEagerly && !c.eagerDisabled && !graphOnly) {
     std::vector<Value> callArgs;
     if (!self.isNone()) callArgs.push_back(self);
     callArgs.insert(callArgs.end(), args.begin(), args.end());
@@ -370,13 +447,23 @@ std::optional<Value> FunctionWrapper::call(Interpreter &in, Args args, const Kwa
   Ref<ConcreteFunction> cf = concrete(in, argv, kwargs);
   in.restoreSpan(callSite);  // tracing moved it into the function's body
   std::vector<Tensor> tensors;
-  std::vector<int64_t> argIds;
-  for (auto &a : argv) tensorArgs(in, a, tensors, &argIds);
-  for (auto &[k, v] : kwargs) tensorArgs(in, v, tensors, &argIds);
+  tensors.reserve(argv.size());
+  for (auto &a : argv) tensorArgs(in, a, tensors);
+  for (auto &[k, v] : kwargs) tensorArgs(in, v, tensors);
   std::vector<Tensor> results = cf->executable().run(in, tensors);
+  if (c.tapes.empty() && cf->outputStructure.isInt())  // one tensor: the common case
+    return wrap(std::move(results[size_t(cf->outputStructure.asInt())]));
   std::vector<Value> outs;
-  for (auto &r : results) outs.push_back(wrap(r));
-  recordCallOnTapes(in, *cf, tensors, argIds, outs);
+  outs.reserve(results.size());
+  for (auto &r : results) outs.push_back(wrap(std::move(r)));
+  if (!c.tapes.empty()) {
+    std::vector<int64_t> argIds;
+    std::vector<Tensor> unused;
+    for (auto &a : argv) tensorArgs(in, a, unused, &argIds);
+    for (auto &[k, v] : kwargs) tensorArgs(in, v, unused, &argIds);
+    recordCallOnTapes(in, *cf, tensors, argIds, outs);
+  }
+  if (cf->outputStructure.isInt()) return outs[size_t(cf->outputStructure.asInt())];
   return rebuildOutputs(in, cf->outputStructure, outs);
 }
 

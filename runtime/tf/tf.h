@@ -24,7 +24,7 @@ using ir::DType;
 
 struct VariableObject;
 
-struct TensorObject : Object {
+struct TensorObject final : Object {
   Tensor eager;                 // valid when not symbolic
   ir::Value *sym = nullptr;     // symbolic value
   GraphScope *scope = nullptr;  // graph the symbolic value belongs to
@@ -61,7 +61,7 @@ struct TensorObject : Object {
   std::optional<int64_t> hash(Interpreter &) override;
 };
 
-struct VariableObject : Object {
+struct VariableObject final : Object {
   std::string name;  // "scope/name:0"
   bool trainable = true;
   DType dtype;
