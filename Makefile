@@ -25,6 +25,7 @@ test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 bench: build
+	@bash scripts/install-deps.sh --bench
 	@bash bench/run.sh ./$(BUILD)/tfs
 
 fuzz: deps

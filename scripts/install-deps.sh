@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages tfs builds and tests with, skipping any that
 # are already present, so `make demo` / `make test` work on a fresh machine.
+# `--bench` adds the peers `make bench` compares against (make test never
+# needs them).
 set -euo pipefail
 PKGS=(cmake ninja-build g++ make llvm-14-dev llvm-14-tools clang-14 antlr4
       libantlr4-runtime-dev libfmt-dev doctest-dev libopenblas-dev python3 ccache
       zlib1g-dev libzstd-dev libtinfo-dev libxml2-dev libedit-dev libffi-dev
       python3-numpy)
+BENCH_PKGS=(python3-numba python3-torch python3-sklearn)
+[ "${1:-}" = "--bench" ] && PKGS+=("${BENCH_PKGS[@]}")
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
