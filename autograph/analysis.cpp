@@ -253,6 +253,10 @@ void readsOf(const Expr &e, NameSet &out) {
     return;
   }
   case ExprKind::Starred: readsOf(*static_cast<const Starred &>(e).value, out); return;
+  case ExprKind::Yield:
+  case ExprKind::YieldFrom:
+    if (auto &v = static_cast<const Yield &>(e).value) readsOf(*v, out);
+    return;
   }
 }
 

@@ -46,6 +46,8 @@ void convertNestedDefs(Body &body, const ConvertOptions &options) {
 std::unique_ptr<FunctionDef> convertFunction(const FunctionDef &fn, const ConvertOptions &options) {
   auto out = std::unique_ptr<FunctionDef>(static_cast<FunctionDef *>(fn.clone().release()));
   out->decorators.clear();  // the converted function is the undecorated body
+  // A generator runs as written: TF's AutoGraph does not convert generators.
+  if (out->isGenerator) return out;
   convertNestedDefs(out->body, options);
   ConvertContext ctx;
   ctx.convertCalls = options.convertCalls;

@@ -241,6 +241,13 @@ std::string expr(const Expr &e, int ctx) {
                 kIfExp, ctx);
   }
   case ExprKind::Starred: return "*" + expr(*static_cast<const Starred &>(e).value, kBitOr);
+  case ExprKind::Yield:
+  case ExprKind::YieldFrom: {
+    // Parenthesized: valid wherever the yield stood.
+    auto &y = static_cast<const Yield &>(e);
+    std::string kw = e.kind == ExprKind::Yield ? "yield" : "yield from";
+    return "(" + (y.value ? kw + " " + expr(*y.value) : kw) + ")";
+  }
   }
   return "";
 }

@@ -90,6 +90,10 @@ void rewriteExpr(ExprPtr &e, const std::function<void(ExprPtr &)> &f) {
     break;
   }
   case ExprKind::Starred: rewriteExpr(static_cast<Starred &>(*e).value, f); break;
+  case ExprKind::Yield:
+  case ExprKind::YieldFrom:
+    if (auto &v = static_cast<Yield &>(*e).value) rewriteExpr(v, f);
+    break;
   default: break;
   }
   f(e);

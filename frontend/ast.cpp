@@ -141,6 +141,7 @@ ExprPtr Lambda::clone() const {
   auto l = std::make_unique<Lambda>(span);
   l->params = cl(params);
   l->body = cl(body);
+  l->isGenerator = isGenerator;
   return l;
 }
 ExprPtr IfExp::clone() const {
@@ -155,12 +156,14 @@ ExprPtr Starred::clone() const {
   s->ctx = ctx;
   return s;
 }
+ExprPtr Yield::clone() const { return std::make_unique<Yield>(kind, cl(value), span); }
 
 StmtPtr FunctionDef::clone() const {
   auto f = std::make_unique<FunctionDef>(name, span);
   f->params = cl(params);
   f->body = cloneBody(body);
   f->decorators = cl(decorators);
+  f->isGenerator = isGenerator;
   return f;
 }
 StmtPtr ClassDef::clone() const {

@@ -31,7 +31,7 @@ using frontend::SourceSpan;
 enum class ExprKind : uint8_t {
   Name, Constant, FString, BinOp, UnaryOp, BoolOp, Compare, Call, Attribute,
   Subscript, Slice, List, Tuple, Dict, Set, Comprehension, Lambda, IfExp,
-  Starred,
+  Starred, Yield, YieldFrom,
 };
 
 struct Expr {
@@ -228,6 +228,7 @@ struct Param {
 struct Lambda : Expr {
   std::vector<Param> params;
   ExprPtr body;
+  bool isGenerator = false;  // `lambda: (yield)`
   explicit Lambda(SourceSpan s) : Expr(ExprKind::Lambda, s) {}
   static bool classof(const Expr *e) { return e->kind == ExprKind::Lambda; }
   ExprPtr clone() const override;
@@ -245,6 +246,17 @@ struct Starred : Expr {
   Ctx ctx = Ctx::Load;
   Starred(ExprPtr v, SourceSpan s) : Expr(ExprKind::Starred, s), value(std::move(v)) {}
   static bool classof(const Expr *e) { return e->kind == ExprKind::Starred; }
+  ExprPtr clone() const override;
+};
+
+// `yield value` (value may be null) and `yield from value`: the function
+// around them is a generator (FunctionDef::isGenerator).
+struct Yield : Expr {
+  ExprPtr value;
+  Yield(ExprKind k, ExprPtr v, SourceSpan s) : Expr(k, s), value(std::move(v)) {}
+  static bool classof(const Expr *e) {
+    return e->kind == ExprKind::Yield || e->kind == ExprKind::YieldFrom;
+  }
   ExprPtr clone() const override;
 };
 
@@ -274,6 +286,7 @@ struct FunctionDef : Stmt {
   std::vector<Param> params;
   Body body;
   std::vector<ExprPtr> decorators;  // outermost first, as written
+  bool isGenerator = false;  // its body (not a nested def) contains yield
   FunctionDef(std::string n, SourceSpan s) : Stmt(StmtKind::FunctionDef, s), name(std::move(n)) {}
   static bool classof(const Stmt *s) { return s->kind == StmtKind::FunctionDef; }
   StmtPtr clone() const override;

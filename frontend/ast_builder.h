@@ -62,6 +62,11 @@ public:
   ast::ExprPtr lambdef(P::LambdefContext *ctx);
   ast::ExprPtr lambdefNocond(P::Lambdef_nocondContext *ctx);
   ast::ExprPtr strings(P::StringAtomContext *ctx);
+  ast::ExprPtr yieldExpr(P::Yield_exprContext *ctx);
+  ast::ExprPtr assignValue(P::Assign_valueContext *ctx);
+  // CPython's SyntaxError when a comprehension built since `yieldsBefore`
+  // (a yieldCount_ reading) contains a yield.
+  void checkNoYieldIn(const ast::Comprehension &c, int yieldsBefore);
   // `a, b` lists: a Tuple unless one element without a trailing comma.
   ast::ExprPtr testlist(P::TestlistContext *ctx);
   ast::ExprPtr testlistStar(P::Testlist_starContext *ctx);
@@ -90,6 +95,11 @@ private:
   const SourceFile *file_;
   int depth_ = 0;
   int functionDepth_ = 0, loopDepth_ = 0;
+  // The isGenerator flag of the innermost def/lambda; null at module level
+  // and in class bodies, where yield is a SyntaxError.
+  bool *generatorFlag_ = nullptr;
+  int yieldCount_ = 0;  // yield expressions built so far
+  SourceSpan lastYield_;  // the span of the last one
   friend struct DepthGuard;
 };
 

@@ -98,8 +98,11 @@ ExprPtr AstBuilder::lambdef(P::LambdefContext *ctx) {
     l->params = lambdaParams(ctx->lambda_params());
   ++functionDepth_;
   int savedLoops = loopDepth_;
+  bool *savedGenerator = generatorFlag_;
   loopDepth_ = 0;
+  generatorFlag_ = &l->isGenerator;
   l->body = test(ctx->test());
+  generatorFlag_ = savedGenerator;
   loopDepth_ = savedLoops;
   --functionDepth_;
   return l;
@@ -109,8 +112,35 @@ ExprPtr AstBuilder::lambdefNocond(P::Lambdef_nocondContext *ctx) {
   auto l = std::make_unique<Lambda>(span(ctx));
   if (ctx->lambda_params())
     l->params = lambdaParams(ctx->lambda_params());
+  bool *savedGenerator = generatorFlag_;
+  generatorFlag_ = &l->isGenerator;
   l->body = testNocond(ctx->test_nocond());
+  generatorFlag_ = savedGenerator;
   return l;
+}
+
+ExprPtr AstBuilder::yieldExpr(P::Yield_exprContext *ctx) {
+  SourceSpan s = span(ctx);
+  if (!generatorFlag_) error(s, "'yield' outside function");
+  *generatorFlag_ = true;
+  ++yieldCount_;
+  lastYield_ = s;
+  DepthGuard g(*this, s);
+  if (ctx->test()) return std::make_unique<Yield>(ExprKind::YieldFrom, test(ctx->test()), s);
+  return std::make_unique<Yield>(ExprKind::Yield,
+                                 ctx->testlist_star() ? testlistStar(ctx->testlist_star()) : nullptr, s);
+}
+
+ExprPtr AstBuilder::assignValue(P::Assign_valueContext *ctx) {
+  if (ctx->yield_expr()) return yieldExpr(ctx->yield_expr());
+  return testlistStar(ctx->testlist_star());
+}
+
+void AstBuilder::checkNoYieldIn(const Comprehension &c, int yieldsBefore) {
+  if (yieldCount_ == yieldsBefore) return;
+  static const char *const kinds[] = {"list comprehension", "set comprehension", "dict comprehension",
+                                      "generator expression"};
+  error(lastYield_, fmt::format("'yield' inside {}", kinds[int(c.type)]));
 }
 
 ExprPtr AstBuilder::orTest(P::Or_testContext *ctx) {
@@ -328,6 +358,7 @@ ExprPtr AstBuilder::atom(P::AtomContext *ctx) {
     if (auto *dc = dynamic_cast<P::DictCompContext *>(m)) {
       auto c = std::make_unique<Comprehension>(s);
       c->type = Comprehension::Type::Dict;
+      int yields = yieldCount_;
       auto *item = dc->dict_item();
       if (!item->test().empty()) {
         c->elt = test(item->test(0));
@@ -336,6 +367,7 @@ ExprPtr AstBuilder::atom(P::AtomContext *ctx) {
         error(span(item), "dict unpacking cannot be used in dict comprehension");
       }
       comprehension(dc->comp_for(), *c);
+      checkNoYieldIn(*c, yields);
       return c;
     }
     if (auto *dd = dynamic_cast<P::DictDisplayContext *>(m)) {
@@ -354,8 +386,10 @@ ExprPtr AstBuilder::atom(P::AtomContext *ctx) {
     if (auto *sc = dynamic_cast<P::SetCompContext *>(m)) {
       auto c = std::make_unique<Comprehension>(s);
       c->type = Comprehension::Type::Set;
+      int yields = yieldCount_;
       c->elt = testOrStar(elementsOf(sc)[0]);
       comprehension(sc->comp_for(), *c);
+      checkNoYieldIn(*c, yields);
       return c;
     }
     auto set = std::make_unique<Sequence>(ExprKind::Set, s);
@@ -365,14 +399,18 @@ ExprPtr AstBuilder::atom(P::AtomContext *ctx) {
   }
   // ( ... ) and [ ... ]
   bool isList = dynamic_cast<P::ListAtomContext *>(ctx) != nullptr;
+  if (!isList)
+    if (auto *y = static_cast<P::ParenAtomContext *>(ctx)->yield_expr()) return yieldExpr(y);
   P::Testlist_compContext *tl = isList ? static_cast<P::ListAtomContext *>(ctx)->testlist_comp()
                                        : static_cast<P::ParenAtomContext *>(ctx)->testlist_comp();
   DepthGuard g(*this, s);
   if (tl && tl->comp_for()) {
     auto c = std::make_unique<Comprehension>(s);
     c->type = isList ? Comprehension::Type::List : Comprehension::Type::Generator;
+    int yields = yieldCount_;
     c->elt = testOrStar(elementsOf(tl)[0]);
     comprehension(tl->comp_for(), *c);
+    checkNoYieldIn(*c, yields);
     return c;
   }
   std::vector<ExprPtr> elts;
@@ -454,8 +492,10 @@ void AstBuilder::arguments(P::ArglistContext *ctx, Call &call) {
     if (auto *g = dynamic_cast<P::GenArgumentContext *>(arg)) {
       auto c = std::make_unique<Comprehension>(span(g));
       c->type = Comprehension::Type::Generator;
+      int yields = yieldCount_;
       c->elt = test(g->test());
       comprehension(g->comp_for(), *c);
+      checkNoYieldIn(*c, yields);
       call.args.push_back(std::move(c));
     } else if (auto *k = dynamic_cast<P::KeywordArgumentContext *>(arg)) {
       sawKeyword = true;
@@ -547,6 +587,8 @@ void AstBuilder::setContext(Expr &e, Ctx ctx) const {
   case ExprKind::Comprehension: what = "comprehension"; break;
   case ExprKind::Dict: what = "dict literal"; break;
   case ExprKind::Set: what = "set display"; break;
+  case ExprKind::Yield:
+  case ExprKind::YieldFrom: what = "yield expression"; break;
   default: what = "expression"; break;
   }
   if (ctx == Ctx::Del)
@@ -555,6 +597,7 @@ void AstBuilder::setContext(Expr &e, Ctx ctx) const {
   // comparison (a bitwise-or level expression), not for `a == b = c`.
   bool operand = e.kind != ExprKind::Compare && e.kind != ExprKind::BoolOp &&
                  e.kind != ExprKind::Lambda && e.kind != ExprKind::IfExp &&
+                 e.kind != ExprKind::Yield && e.kind != ExprKind::YieldFrom &&
                  !(e.kind == ExprKind::UnaryOp &&
                    static_cast<UnaryOp &>(e).op == UnaryOpKind::Not) &&
                  std::string(what) != "None";

@@ -183,30 +183,30 @@ StmtPtr AstBuilder::simpleStmt(P::Simple_stmtContext *ctx) {
     }
     setContext(*st->target, Ctx::Store);
     st->op = augOpOf(aug->augassign()->getText());
-    st->value = testlist(aug->testlist());
+    st->value = aug->yield_expr() ? yieldExpr(aug->yield_expr()) : testlist(aug->testlist());
     return st;
   }
   if (auto *ann = dynamic_cast<P::AnnAssignStmtContext *>(ctx)) {
-    if (ann->testlist_star().size() < 2)
+    if (!ann->assign_value())
       return std::make_unique<Pass>(s);  // a bare annotation binds nothing
     auto st = std::make_unique<Assign>(s);
-    st->targets.push_back(testlistStar(ann->testlist_star(0)));
+    st->targets.push_back(testlistStar(ann->testlist_star()));
     setContext(*st->targets.back(), Ctx::Store);
-    st->value = testlistStar(ann->testlist_star(1));
+    st->value = assignValue(ann->assign_value());
     return st;
   }
   auto *es = static_cast<P::ExprStmtContext *>(ctx);
-  auto parts = es->testlist_star();
+  auto parts = es->assign_value();
   if (parts.size() == 1)
-    return std::make_unique<ExprStmt>(testlistStar(parts[0]), s);
+    return std::make_unique<ExprStmt>(assignValue(parts[0]), s);
   auto st = std::make_unique<Assign>(s);
   for (size_t i = 0; i + 1 < parts.size(); ++i) {
-    st->targets.push_back(testlistStar(parts[i]));
+    st->targets.push_back(assignValue(parts[i]));
     if (st->targets.back()->kind == ExprKind::Starred)  // `*a = ...`
       error(st->targets.back()->span, "starred assignment target must be in a list or tuple");
     setContext(*st->targets.back(), Ctx::Store);
   }
-  st->value = testlistStar(parts.back());
+  st->value = assignValue(parts.back());
   return st;
 }
 
@@ -385,8 +385,11 @@ StmtPtr AstBuilder::funcdef(P::FuncdefContext *ctx) {
     fn->params = parameters(ctx->parameters());
   ++functionDepth_;
   int savedLoops = loopDepth_;
+  bool *savedGenerator = generatorFlag_;
   loopDepth_ = 0;
+  generatorFlag_ = &fn->isGenerator;
   fn->body = block(ctx->block());
+  generatorFlag_ = savedGenerator;
   loopDepth_ = savedLoops;
   --functionDepth_;
   return fn;
@@ -401,9 +404,12 @@ StmtPtr AstBuilder::classdef(P::ClassdefContext *ctx) {
     cls->keywords = std::move(tmp.keywords);
   }
   int savedLoops = loopDepth_, savedFns = functionDepth_;
+  bool *savedGenerator = generatorFlag_;
   loopDepth_ = 0;
   functionDepth_ = 0;
+  generatorFlag_ = nullptr;
   cls->body = block(ctx->block());
+  generatorFlag_ = savedGenerator;
   loopDepth_ = savedLoops;
   functionDepth_ = savedFns;
   return cls;

@@ -342,6 +342,13 @@ public:
       line(d, "Starred", e.span);
       expr(*static_cast<const Starred &>(e).value, d + 1);
       return;
+    case ExprKind::Yield:
+    case ExprKind::YieldFrom: {
+      auto &y = static_cast<const Yield &>(e);
+      line(d, e.kind == ExprKind::Yield ? "Yield" : "YieldFrom", e.span);
+      if (y.value) expr(*y.value, d + 1);
+      return;
+    }
     }
   }
 };

@@ -183,8 +183,8 @@ void IndentTokenSource::pull() {
   pending_.push_back(std::move(tok));
 }
 
-// Python keywords and operators the tfs language leaves out (yield, async,
-// await, :=) are rejected by name: a parse error at some later token would
+// Python keywords and operators the tfs language leaves out (async, await,
+// :=) are rejected by name: a parse error at some later token would
 // be unhelpful. A number glued to a name or to more digits is rejected as
 // CPython's tokenizer does, as are symbol characters lexed as a NAME.
 void IndentTokenSource::checkToken(const antlr4::Token &tok) {
@@ -195,9 +195,6 @@ void IndentTokenSource::checkToken(const antlr4::Token &tok) {
       fail("SyntaxError",
            fmt::format("invalid character '{}' (U+{:04X})", bad->utf8, bad->codePoint), line,
            col + bad->index);
-    else if (text == "yield")
-      fail("SyntaxError", "'yield' is not supported by tfs (generators are not part of the "
-                          "language; build a list instead)", line, col);
     else if (text == "async" || text == "await")
       fail("SyntaxError", fmt::format("'{}' is not supported by tfs (coroutines are not part "
                                       "of the language)", text), line, col);

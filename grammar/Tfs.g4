@@ -42,10 +42,15 @@ simple_stmt
     | 'import' dotted_as_name (',' dotted_as_name)*       # importStmt
     | 'from' dotted_name 'import'
           ( '*' | '(' import_as_names ')' | import_as_names ) # importFromStmt
-    | testlist_star augassign testlist                    # augAssignStmt
-    | testlist_star ':' test ('=' testlist_star)?         # annAssignStmt
-    | testlist_star ('=' testlist_star)*                  # exprStmt
+    | testlist_star augassign (yield_expr | testlist)     # augAssignStmt
+    | testlist_star ':' test ('=' assign_value)?          # annAssignStmt
+    | assign_value ('=' assign_value)*                    # exprStmt
     ;
+
+// A statement's expression or an assignment's value; `yield` may stand
+// unparenthesized only here (and alone in parentheses, see atom).
+assign_value : yield_expr | testlist_star ;
+yield_expr : 'yield' ('from' test | testlist_star)? ;
 
 augassign
     : '+=' | '-=' | '*=' | '@=' | '/=' | '%=' | '&=' | '|=' | '^='
@@ -142,7 +147,7 @@ power : atom_expr ('**' factor)? ;
 atom_expr : atom trailer* ;
 
 atom
-    : '(' testlist_comp? ')'          # parenAtom
+    : '(' (yield_expr | testlist_comp)? ')'  # parenAtom
     | '[' testlist_comp? ']'          # listAtom
     | '{' dictorsetmaker? '}'         # dictAtom
     | NAME                            # nameAtom

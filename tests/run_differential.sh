@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs one pure-Python program under tfs and under the system python3 and
-# compares stdout, stderr's last line (the exception) and the exit status.
+# compares stdout, the exit status and, when python3 fails, the exception:
+# its class (stderr's last line) and its line (the innermost traceback entry,
+# against the line of tfs's first diagnostic).
 # Skips (77) when python3 is absent.
 set -u
 TFS="$1"; FILE="$2"
@@ -20,6 +22,9 @@ if [ $pyrc -ne 0 ]; then
   exc="$(tail -1 "$tmp/py.err" | cut -d: -f1)"
   [ $tfsrc -eq 1 ] || { echo "python3 failed ($pyrc) but tfs exited $tfsrc"; status=1; }
   grep -Fq "error: $exc" "$tmp/tfs.err" || { echo "tfs stderr lacks 'error: $exc'"; cat "$tmp/tfs.err"; status=1; }
+  pyline="$(grep -oE '^  File "[^"]*", line [0-9]+' "$tmp/py.err" | tail -1 | grep -oE '[0-9]+$')"
+  tfsline="$(grep -m1 ': error: ' "$tmp/tfs.err" | sed -E 's/^.*\.tfs:([0-9]+):[0-9]+: error: .*$/\1/')"
+  [ "$pyline" = "$tfsline" ] || { echo "exception line: python3 $pyline, tfs $tfsline"; status=1; }
 elif [ $tfsrc -ne 0 ]; then
   echo "tfs exited $tfsrc"; cat "$tmp/tfs.err"; status=1
 fi

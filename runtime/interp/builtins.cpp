@@ -2,6 +2,7 @@
 // container constructors, isinstance, sorted, min/max/sum, zip/enumerate,
 // property/staticmethod/classmethod, super, the exception hierarchy.
 #include "runtime/interp/builtins.h"
+#include "runtime/interp/generator.h"
 #include "runtime/interp/pyformat.h"
 
 #include <algorithm>
@@ -500,6 +501,7 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     auto v = in.next(a[0]);
     if (v) return *v;
     if (a.size() > 1) return a[1];
+    if (auto *g = a[0].as<GeneratorObject>(); g && g->st) raiseGeneratorStop(*g->st);
     in.raise("StopIteration", "");
   });
   def("round", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {

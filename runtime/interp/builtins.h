@@ -13,6 +13,10 @@ std::optional<Value> builtinMethod(Interpreter &in, const Value &self, const std
 std::optional<Value> builtinCompare(Interpreter &in, CmpOp op, const Value &a, const Value &b);
 // A KeyError whose args are (key,) (CPython: str(e) is repr(key)).
 Value newKeyError(Interpreter &in, const Value &key);
+// StopIteration.value, SystemExit.code, OSError's attributes (exceptions.cpp).
+void installExceptionDetails(Interpreter &in);
+// str(exc) for exceptions whose message is not their args (OSError).
+std::optional<std::string> specialExceptionMessage(Interpreter &in, InstanceObject &inst);
 // `del l[a:b:c]`.
 void deleteListSlice(Interpreter &in, ListObject &l, const SliceObject &s);
 // `x in range(...)` for an int x, by arithmetic.

@@ -3,7 +3,9 @@
 // a new scope, bound methods, classes (instantiation via __init__), native
 // functions and native objects; recursion limit and call-site tracking.
 #include "ir/op_table.h"
+#include "runtime/interp/coroutine.h"
 #include "runtime/interp/eval.h"
+#include "runtime/interp/generator.h"
 
 #include <fmt/format.h>
 
@@ -14,28 +16,30 @@ using namespace tfs::ast;
 namespace {
 constexpr int kRecursionLimit = 1000;
 
-struct DepthGuard {
+struct FrameGuard {
   Interpreter &in;
-  int &depth;
-  std::vector<frontend::SourceSpan> &stack;
-  DepthGuard(Interpreter &i, int &d, std::vector<frontend::SourceSpan> &s, const frontend::SourceSpan &at)
-      : in(i), depth(d), stack(s) {
-    if (depth >= kRecursionLimit) in.raise("RecursionError", "maximum recursion depth exceeded");
-    ++depth;
-    stack.push_back(at);
-  }
-  ~DepthGuard() {
-    --depth;
-    stack.pop_back();
-  }
+  FrameGuard(Interpreter &i, const frontend::SourceSpan &site) : in(i) { in.enterFrame(site); }
+  ~FrameGuard() { in.leaveFrame(); }
 };
 }  // namespace
+
+void Interpreter::enterFrame(const frontend::SourceSpan &site) {
+  if (depth_ >= kRecursionLimit || stackNearlyExhausted())
+    raise("RecursionError", "maximum recursion depth exceeded");
+  ++depth_;
+  callStack_.push_back(site);
+}
+
+void Interpreter::leaveFrame() {
+  --depth_;
+  callStack_.pop_back();
+}
 
 Value Interpreter::callFunction(FunctionObject &fn, const FunctionDef *def, Args args,
                                 const Kwargs &kwargs, const Value *self) {
   const std::vector<Param> &params = def ? def->params : fn.lambda->params;
   const std::string &name = fn.name;
-  DepthGuard guard(*this, depth_, callStack_, span_);
+  FrameGuard guard(*this, span_);
   Frame frame;
   frame.locals = make<Scope>();
   frame.locals->parent = fn.closure;
@@ -117,6 +121,8 @@ Value Interpreter::callFunction(FunctionObject &fn, const FunctionDef *def, Args
   if (!params.empty() && !all.empty()) frame.firstArg = all[0];
   else if (!params.empty() && vars.count(params[0].name)) frame.firstArg = vars[params[0].name];
 
+  if (def ? def->isGenerator : fn.lambda->isGenerator)
+    return makeGenerator(*this, fn, def, std::move(frame), std::move(code));
   Evaluator ev{*this, frame};
   if (!def) return ev.eval(*fn.lambda->body);
   Flow fl = ev.execBody(def->body);

@@ -7,6 +7,8 @@
 
 namespace tfs::runtime {
 
+struct GeneratorState;
+
 struct Frame {
   Ref<Scope> locals;   // function locals, class namespace, or module globals
   Ref<Scope> globals;
@@ -15,6 +17,7 @@ struct Frame {
   FunctionObject *function = nullptr;
   Value firstArg;      // for zero-argument super()
   Value retval;
+  GeneratorState *generator = nullptr;  // set in a generator's frame
 };
 
 // Names local to a function body (assigned, not declared global/nonlocal).

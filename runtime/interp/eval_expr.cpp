@@ -4,6 +4,7 @@
 // errors point at the expression.
 #include "autograph/analysis.h"
 #include "runtime/interp/eval.h"
+#include "runtime/interp/generator.h"
 #include "runtime/interp/pyformat.h"
 
 #include <fmt/format.h>
@@ -258,6 +259,15 @@ Value Evaluator::eval(const Expr &e) {
   case ExprKind::Starred:
     in.span_ = e.span;
     in.raise("SyntaxError", "can't use starred expression here");
+  case ExprKind::Yield:
+  case ExprKind::YieldFrom: {
+    auto &y = static_cast<const Yield &>(e);
+    Value v = y.value ? eval(*y.value) : Value();
+    in.span_ = e.span;
+    if (!f.generator) in.raise("SyntaxError", "'yield' outside function");
+    if (e.kind == ExprKind::Yield) return generatorYield(*f.generator, std::move(v), e.span);
+    return generatorYieldFrom(*f.generator, v, e.span);
+  }
   }
   return Value();
 }
@@ -307,6 +317,7 @@ Value Evaluator::evalCall(const Call &c) {
 }
 
 Value Evaluator::evalComprehension(const Comprehension &c) {
+  if (c.type == Comprehension::Type::Generator) return makeGeneratorExpression(*this, c);
   // The comprehension's own scope: its targets are local to it.
   Frame inner;
   inner.locals = make<Scope>();
@@ -345,10 +356,6 @@ Value Evaluator::evalComprehension(const Comprehension &c) {
     auto set = make<SetObject>();
     for (auto &v : out) set->d->set(in, v, Value());
     return set;
-  }
-  if (c.type == Comprehension::Type::Generator) {
-    // Generators are evaluated eagerly into an iterator over the values.
-    return in.iter(in.list(std::move(out)));
   }
   return in.list(std::move(out));
 }

@@ -342,6 +342,7 @@ void Evaluator::doImport(const Stmt &s) {
 }
 
 Flow Evaluator::exec(const Stmt &s) {
+  if (in.hasPendingCloses()) [[unlikely]] in.runPendingCloses();
   in.span_ = s.span;
   in.step();
   switch (s.kind) {

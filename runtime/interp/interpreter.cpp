@@ -8,6 +8,7 @@
 #include "ir/op_table.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/eval.h"
+#include "runtime/interp/generator.h"
 #include "runtime/tensor/allocator.h"
 
 #include <atomic>
@@ -57,6 +58,7 @@ const std::pair<const char *, const char *> kExceptions[] = {
     {"Exception", "BaseException"},
     {"SystemExit", "BaseException"},
     {"KeyboardInterrupt", "BaseException"},
+    {"GeneratorExit", "BaseException"},
     {"ArithmeticError", "Exception"},
     {"ZeroDivisionError", "ArithmeticError"},
     {"OverflowError", "ArithmeticError"},
@@ -72,16 +74,50 @@ const std::pair<const char *, const char *> kExceptions[] = {
     {"UnboundLocalError", "NameError"},
     {"OSError", "Exception"},
     {"FileNotFoundError", "OSError"},
+    {"FileExistsError", "OSError"},
+    {"IsADirectoryError", "OSError"},
+    {"NotADirectoryError", "OSError"},
+    {"PermissionError", "OSError"},
+    {"InterruptedError", "OSError"},
+    {"BlockingIOError", "OSError"},
+    {"ChildProcessError", "OSError"},
+    {"ProcessLookupError", "OSError"},
+    {"TimeoutError", "OSError"},
+    {"ConnectionError", "OSError"},
+    {"BrokenPipeError", "ConnectionError"},
+    {"ConnectionAbortedError", "ConnectionError"},
+    {"ConnectionRefusedError", "ConnectionError"},
+    {"ConnectionResetError", "ConnectionError"},
     {"RuntimeError", "Exception"},
     {"RecursionError", "RuntimeError"},
     {"NotImplementedError", "RuntimeError"},
     {"StopIteration", "Exception"},
+    {"StopAsyncIteration", "Exception"},
     {"SyntaxError", "Exception"},
     {"IndentationError", "SyntaxError"},
     {"TypeError", "Exception"},
     {"ValueError", "Exception"},
     {"UnicodeError", "ValueError"},
+    {"UnicodeDecodeError", "UnicodeError"},
+    {"UnicodeEncodeError", "UnicodeError"},
+    {"UnicodeTranslateError", "UnicodeError"},
     {"MemoryError", "Exception"},
+    {"FloatingPointError", "ArithmeticError"},
+    {"BufferError", "Exception"},
+    {"ReferenceError", "Exception"},
+    {"SystemError", "Exception"},
+    {"TabError", "IndentationError"},
+    {"Warning", "Exception"},
+    {"UserWarning", "Warning"},
+    {"DeprecationWarning", "Warning"},
+    {"PendingDeprecationWarning", "Warning"},
+    {"SyntaxWarning", "Warning"},
+    {"RuntimeWarning", "Warning"},
+    {"FutureWarning", "Warning"},
+    {"ImportWarning", "Warning"},
+    {"UnicodeWarning", "Warning"},
+    {"BytesWarning", "Warning"},
+    {"ResourceWarning", "Warning"},
 };
 }  // namespace
 
@@ -95,6 +131,7 @@ Interpreter::Interpreter(const RunOptions &options) : options_(options) {
 Interpreter::~Interpreter() = default;
 
 void Interpreter::teardown() {
+  runPendingCloses();
   std::vector<Ref<Scope>> scopes{builtins_};
   for (auto &[name, m] : modules_)
     if (auto *mod = m.as<ModuleObject>()) scopes.push_back(mod->scope);
@@ -107,7 +144,9 @@ void Interpreter::teardown() {
   }
   exceptionClasses_.clear();
   tfContext.reset();
+  tornDown_ = true;
   CycleTracked::clearAll();
+  runPendingCloses();
 }
 
 void Interpreter::installBuiltins() {
@@ -116,6 +155,8 @@ void Interpreter::installBuiltins() {
     if (*base) newExceptionClass(name, base);
     else newExceptionClass(name, "");
   }
+  builtins_->vars["IOError"] = exceptionClass("OSError");
+  builtins_->vars["EnvironmentError"] = exceptionClass("OSError");
   auto baseExc = exceptionClass("BaseException");
   baseExc->setAttr("__init__", native("__init__", [](Interpreter &in, Args a, const Kwargs &) {
     if (auto *inst = a[0].as<InstanceObject>())
@@ -125,6 +166,7 @@ void Interpreter::installBuiltins() {
   baseExc->setAttr("__str__", native("__str__", [](Interpreter &in, Args a, const Kwargs &) {
     return in.str(in.exceptionMessage(a[0]));
   }));
+  installExceptionDetails(*this);
 }
 
 Ref<ClassObject> Interpreter::newExceptionClass(const std::string &name, const std::string &base) {
@@ -159,6 +201,7 @@ std::string Interpreter::exceptionMessage(const Value &exc) {
   if (!inst) return str(exc);
   if (auto m = inst->klass->lookup("__str__"); m && !m->as<NativeFunction>())
     return str(call(Value(make<BoundMethod>(exc, *m)), {}));
+  if (auto special = specialExceptionMessage(*this, *inst)) return *special;
   auto it = inst->attrs.find("args");
   if (it == inst->attrs.end()) return "";
   auto *t = it->second.as<TupleObject>();
@@ -371,6 +414,7 @@ int runModule(const ast::Module &module, const RunOptions &options) {
     auto vars = std::move(globals->vars);
     globals->vars.clear();
   }
+  in.runPendingCloses();
   in.teardown();
   return status;
 }

@@ -12,12 +12,15 @@
 #include "runtime/interp/value.h"
 
 #include <any>
+#include <memory>
 #include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 namespace tfs::runtime {
+
+struct GeneratorState;
 
 // How a statement finished.
 enum class Flow : uint8_t { Normal, Break, Continue, Return };
@@ -85,6 +88,9 @@ public:
   Ref<ClassObject> newExceptionClass(const std::string &name, const std::string &base);
   Value newException(const Ref<ClassObject> &cls, const std::string &message);
   std::string exceptionMessage(const Value &exc);
+  // The OSError subclass CPython raises for errno `err` ("[Errno 2] No such
+  // file or directory: 'x'"); empty filenames are left out.
+  Value newOSError(int err, const std::string &filename = "", const std::string &filename2 = "");
 
   // --- where we are (for errors raised in native code) ---
   const frontend::SourceSpan &currentSpan() const { return span_; }
@@ -117,6 +123,17 @@ public:
 
   // Executed statements (for --max-steps) and SIGINT checks.
   void step();
+
+  // A frame starts running (a call, a generator resumed): `site` joins the
+  // call chain errors report. RecursionError past the depth limit or when
+  // the C++ stack (a generator's own) is nearly used up.
+  void enterFrame(const frontend::SourceSpan &site);
+  void leaveFrame();
+  // A generator dropped while suspended: closed (its finally blocks run) at
+  // the next statement boundary, or at the end of the run.
+  void deferGeneratorClose(std::unique_ptr<GeneratorState> st);
+  void runPendingCloses();
+  bool hasPendingCloses() const { return !pendingCloses_.empty(); }
   // Raises KeyboardInterrupt after a Ctrl-C (for native code that waits,
   // such as time.sleep).
   void pollInterrupt();
@@ -138,6 +155,8 @@ private:
   std::vector<frontend::SourceSpan> callStack_;
   int depth_ = 0;
   int64_t steps_ = 0;
+  std::vector<std::unique_ptr<GeneratorState>> pendingCloses_;
+  bool tornDown_ = false;  // closing generators after teardown runs no code
 };
 
 // Pending SIGINT (set by the signal handler, checked by step()).
