@@ -90,7 +90,7 @@ void executeNode(Frame &f, const NodeInfo &info) {
     return;
   case OpKind::RandomNormal:
   case OpKind::RandomUniform:
-    bindResults(f, info, ctx.runRandom(node));
+    bindResults(f, info, ctx.runRandom(node, operandValues(f, info)));
     return;
   case OpKind::Cond:
   case OpKind::WhileLoop:

@@ -1,6 +1,7 @@
 // ir::Builder: node creation with type rules, constants, terminators,
 // variables, calls, and the region ops cond / while_loop (ir/builder.h).
 #include "ir/builder.h"
+#include "ir/shape_args.h"
 
 #include <cassert>
 #include <fmt/format.h>
@@ -88,6 +89,13 @@ Node *Builder::createNode(OpKind kind, std::span<Value *const> operands,
                   fmt::format("op '{}' has no type rule; build it with its "
                               "dedicated Builder helper",
                               d.name)};
+  if (d.hasShapeArgs()) {
+    // Statically known shape operands become attributes (ir/shape_args.h).
+    std::vector<Value *> ops(operands.begin(), operands.end());
+    foldKnownShapeArgs(kind, ops, attrs);
+    std::vector<TensorType> out = inferNodeTypes(kind, ops, attrs);
+    return createTyped(kind, ops, std::move(attrs), out, span);
+  }
   std::vector<TensorType> in = typesOf(operands);
   std::vector<TensorType> out = d.inferTypes(in, attrs);
   return createTyped(kind, operands, std::move(attrs), out, span);

@@ -3,6 +3,7 @@
 // for dtype mixes and incompatible shapes. Attribute conventions are
 // documented next to each rule.
 #include "ir/op_rules.h"
+#include "ir/shape_args.h"
 #include "ir/slicing.h"
 
 #include <algorithm>
@@ -188,8 +189,46 @@ RULE(transpose) {
   return {TensorType{in[0].dtype, Shape(dims)}};
 }
 
-// reshape: attr shape (ints, at most one -1).
+// reshape with a run-time shape: what is known of it (TF's
+// SetOutputShapeForReshape): with one unknown dim on each side, or one on
+// the output side and a static input, the unknown dim follows from the
+// element counts.
+Shape reshapeDynamic(const Shape &input, Shape out) {
+  if (!out.ranked || !input.ranked) return out;
+  auto countKnown = [](const Shape &s, int64_t &known, int64_t &unknownAt) {
+    known = 1;
+    unknownAt = -1;
+    for (size_t i = 0; i < s.rank(); ++i) {
+      if (s.dims[i] < 0) {
+        if (unknownAt >= 0) return false;
+        unknownAt = int64_t(i);
+      } else if (__builtin_mul_overflow(known, s.dims[i], &known)) {
+        return false;
+      }
+    }
+    return true;
+  };
+  int64_t knownOut, outUnknown, knownIn, inUnknown;
+  if (!countKnown(out, knownOut, outUnknown) || !countKnown(input, knownIn, inUnknown)) return out;
+  if (inUnknown < 0 && outUnknown < 0) {
+    if (knownIn != knownOut)
+      throw opError(OpKind::Reshape, fmt::format("Cannot reshape a tensor with {} elements to shape {} ({} elements)",
+                                                 knownIn, dimsText(out), knownOut));
+  } else if (inUnknown < 0 && outUnknown >= 0 && knownOut > 0) {
+    if (knownIn % knownOut != 0)
+      throw opError(OpKind::Reshape, fmt::format("Cannot reshape a tensor with {} elements to shape {} ({} elements)",
+                                                 knownIn, dimsText(out), knownOut));
+    out.dims[size_t(outUnknown)] = knownIn / knownOut;
+  } else if (inUnknown >= 0 && outUnknown >= 0 && knownIn == knownOut) {
+    out.dims[size_t(outUnknown)] = input.dims[size_t(inUnknown)];
+  }
+  return out;
+}
+
+// reshape: attr shape (ints, at most one -1; a Shape when only known at run
+// time).
 RULE(reshape) {
+  if (isDynamicArg(attrs, "shape")) return {TensorType{in[0].dtype, reshapeDynamic(in[0].shape, *attrShape(attrs, "shape"))}};
   const auto *shape = attrInts(attrs, "shape");
   if (!shape) throw opError(OpKind::Reshape, "reshape needs a shape attribute");
   std::vector<int64_t> dims = *shape;
@@ -326,15 +365,29 @@ RULE(gather) {
 
 RULE(stridedSlice) {
   if (!in[0].shape.ranked) return {TensorType{in[0].dtype, Shape::unranked()}};
+  // Run-time strides: nothing is known (TF); run-time begin/end: the
+  // dims they slice are unknown.
+  if (isDynamicArg(attrs, "strides")) return {TensorType{in[0].dtype, Shape::unranked()}};
+  for (const char *k : {"begin", "end"})
+    if (isDynamicArg(attrs, k) && !attrShape(attrs, k)->ranked) return {TensorType{in[0].dtype, Shape::unranked()}};
   SlicePlan plan = planStridedSlice(in[0].shape.dims, attrs);
   return {TensorType{in[0].dtype, Shape(plan.resultShape)}};
 }
 
 // broadcast_to: attr shape.
 RULE(broadcastTo) {
-  const auto *shape = attrInts(attrs, "shape");
+  std::optional<Shape> shape = attrShape(attrs, "shape");
   if (!shape) throw opError(OpKind::BroadcastTo, "broadcast_to needs a shape attribute");
-  Shape target(*shape);
+  Shape target = *shape;
+  if (!target.ranked) return {TensorType{in[0].dtype, target}};
+  if (isDynamicArg(attrs, "shape")) {
+    // Known input dims pin unknown target dims only when they cannot be 1
+    // on the target side; TF keeps the target's unknowns, so do we.
+    Shape b = broadcastShapes(in[0].shape, target, OpKind::BroadcastTo);
+    if (b.ranked && b.rank() != target.rank())
+      throw opError(OpKind::BroadcastTo, fmt::format("Unable to broadcast tensor of shape {} to tensor of shape {}", dimsText(in[0].shape), dimsText(target)));
+    return {TensorType{in[0].dtype, target}};
+  }
   Shape b = broadcastShapes(in[0].shape, target, OpKind::BroadcastTo);
   if (b.ranked && b.rank() != target.rank())
     throw opError(OpKind::BroadcastTo, fmt::format("Unable to broadcast tensor of shape {} to tensor of shape {}", dimsText(in[0].shape), dimsText(target)));
@@ -343,6 +396,15 @@ RULE(broadcastTo) {
 
 // tile: attr multiples.
 RULE(tile) {
+  if (isDynamicArg(attrs, "multiples")) {
+    Shape m = *attrShape(attrs, "multiples");
+    if (!in[0].shape.ranked) return {TensorType{in[0].dtype, m.ranked ? Shape(std::vector<int64_t>(m.rank(), kUnknownDim)) : m}};
+    std::vector<int64_t> dims(in[0].shape.rank(), kUnknownDim);
+    if (m.ranked && m.rank() == dims.size())
+      for (size_t i = 0; i < dims.size(); ++i)
+        if (m.dims[i] >= 0 && in[0].shape.dims[i] >= 0) dims[i] = m.dims[i] * in[0].shape.dims[i];
+    return {TensorType{in[0].dtype, Shape(dims)}};
+  }
   const auto *m = attrInts(attrs, "multiples");
   if (!in[0].shape.ranked) return {in[0]};
   if (!m || m->size() != in[0].shape.rank())
@@ -366,16 +428,20 @@ RULE(oneHot) {
   DType t = attrDType(attrs, "dtype").value_or(DType::Float32);
   if (!in[0].shape.ranked) return {TensorType{t, Shape::unranked()}};
   std::vector<int64_t> dims = in[0].shape.dims;
-  dims.push_back(attrInt(attrs, "depth", kUnknownDim));
+  int64_t depth = attrInt(attrs, "depth", kUnknownDim);
+  if (depth < 0 && depth != kUnknownDim)
+    throw opError(OpKind::OneHot, fmt::format("depth must be non-negative, got: {}", depth));
+  dims.push_back(depth);
   return {TensorType{t, Shape(dims)}};
 }
 
 // fill(value): attr shape.
 RULE(fill) {
-  const auto *shape = attrInts(attrs, "shape");
-  if (!shape) throw opError(OpKind::Fill, "fill needs a shape attribute");
   if (in[0].shape.ranked && in[0].shape.rank() != 0)
     throw opError(OpKind::Fill, fmt::format("value must be a scalar. Got {}", dimsText(in[0].shape)));
+  if (isDynamicArg(attrs, "shape")) return {TensorType{in[0].dtype, *attrShape(attrs, "shape")}};
+  const auto *shape = attrInts(attrs, "shape");
+  if (!shape) throw opError(OpKind::Fill, "fill needs a shape attribute");
   for (int64_t d : *shape)
     if (d < 0) throw opError(OpKind::Fill, fmt::format("dims[0] = {} must be nonnegative.", d));
   return {TensorType{in[0].dtype, Shape(*shape)}};
@@ -390,7 +456,7 @@ RULE(range) {
 
 // linspace(start, stop): attr num.
 RULE(linspace) {
-  requireSameDTypes(OpKind::Linspace, in);
+  requireSameDTypes(OpKind::Linspace, in.first(2));
   requireFloat(OpKind::Linspace, in[0]);
   return {TensorType{in[0].dtype, Shape({attrInt(attrs, "num", kUnknownDim)})}};
 }
@@ -398,9 +464,12 @@ RULE(linspace) {
 // random_*: attrs shape, dtype (default float32), seed, seed2,
 // mean/stddev (normal), minval/maxval (uniform).
 RULE(random) {
-  const auto *shape = attrInts(attrs, "shape");
+  std::optional<Shape> shape = attrShape(attrs, "shape");
   if (!shape) throw OpError{"InvalidArgumentError", "random ops need a shape attribute"};
-  return {TensorType{attrDType(attrs, "dtype").value_or(DType::Float32), Shape(*shape)}};
+  if (!isDynamicArg(attrs, "shape"))
+    for (int64_t d : shape->dims)
+      if (d < 0) throw OpError{"InvalidArgumentError", fmt::format("Dimension {} must be >= 0", d)};
+  return {TensorType{attrDType(attrs, "dtype").value_or(DType::Float32), *shape}};
 }
 
 template <OpKind K> RULE(softmaxLike) {

@@ -5,6 +5,7 @@
 // VALID ceil((in - effective_window + 1) / stride)); backprop ops carry
 // the shape they produce (input_sizes, filter_sizes, orig_input_shape).
 #include "ir/op_rules.h"
+#include "ir/shape_args.h"
 
 #include <fmt/format.h>
 
@@ -87,16 +88,19 @@ template <OpKind K> Types conv(In in, const Attrs &attrs) {
 }
 
 // A backprop op: the shape it produces comes from its `sizes` attr.
+// The sizes may come at run time (a trailing operand: ir/shape_args.h).
 template <OpKind K> Types sized(In in, const Attrs &attrs) {
-  requireFloatOperands(K, in);
+  In data = in.first(size_t(opDef(K).dataOperands));
+  requireFloatOperands(K, data);
   checkWindowAttrs(K, attrs);
   const char *key = K == OpKind::Conv2DBackpropInput || K == OpKind::DepthwiseConv2DBackpropInput
                         ? "input_sizes"
                         : K == OpKind::AvgPoolGrad ? "orig_input_shape" : "filter_sizes";
-  const auto *sizes = attrInts(attrs, key);
+  std::optional<Shape> sizes = attrShape(attrs, key);
   if (!sizes) throw windowError(K, fmt::format("missing attr {}", key));
-  if (sizes->size() != 4) throw windowError(K, fmt::format("{} must have 4 elements", key));
-  return {TensorType{in.back().dtype, Shape(*sizes)}};
+  if (!sizes->ranked) return {TensorType{data.back().dtype, Shape(std::vector<int64_t>(4, kUnknownDim))}};
+  if (sizes->rank() != 4) throw windowError(K, fmt::format("{} must have 4 elements", key));
+  return {TensorType{data.back().dtype, *sizes}};
 }
 
 template <OpKind K> Types pool(In in, const Attrs &attrs) {

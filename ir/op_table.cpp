@@ -18,6 +18,10 @@ std::array<OpDef, size_t(OpKind::NumOps)> buildTable() {
 #include "ir/ops.def"
 #undef TFS_OP
   }};
+#define TFS_SHAPE_ARGS(Kind, data, ...)                                         \
+  t[size_t(OpKind::Kind)].dataOperands = data;                                  \
+  t[size_t(OpKind::Kind)].shapeArgs = {__VA_ARGS__};
+#include "ir/ops.def"
   for (OpDef &d : t) {
     d.inferTypes = typeRuleFor(d.kind);
     d.notDifferentiable = isNotDifferentiable(d.kind);

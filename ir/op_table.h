@@ -60,6 +60,13 @@ struct OpDef {
   // Gradient is identically zero/undefined (comparisons, argmax, casts to
   // int...): the autodiff layer needs no rule for it.
   bool notDifferentiable = false;
+  // Shape arguments (ops.def TFS_SHAPE_ARGS, ir/shape_args.h): operands
+  // past the first `dataOperands` supply these attributes at run time.
+  // dataOperands -1: the op has none.
+  int dataOperands = -1;
+  std::vector<const char *> shapeArgs;
+
+  bool hasShapeArgs() const { return dataOperands >= 0; }
 
   bool has(uint32_t trait) const { return (traits & trait) != 0; }
 };

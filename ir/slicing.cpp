@@ -1,5 +1,6 @@
 // Strided-slice canonicalization: see slicing.h.
 #include "ir/slicing.h"
+#include "ir/shape_args.h"
 
 #include <fmt/format.h>
 
@@ -10,6 +11,20 @@ SlicePlan planStridedSlice(const std::vector<int64_t> &inputDims, const Attrs &a
   const auto *begin = attrInts(attrs, "begin");
   const auto *end = attrInts(attrs, "end");
   const auto *strides = attrInts(attrs, "strides");
+  // begin / end known only at run time (a Shape attribute: ir/shape_args.h)
+  // leave the dims they slice unknown, as TF's shape function does.
+  std::optional<Shape> dynBegin, dynEnd;
+  if (isDynamicArg(attrs, "begin")) dynBegin = attrShape(attrs, "begin");
+  if (isDynamicArg(attrs, "end")) dynEnd = attrShape(attrs, "end");
+  std::vector<int64_t> beginZeros, endZeros;
+  if (dynBegin) {
+    beginZeros.assign(dynBegin->ranked ? dynBegin->rank() : 0, 0);
+    begin = &beginZeros;
+  }
+  if (dynEnd) {
+    endZeros.assign(dynEnd->ranked ? dynEnd->rank() : 0, 0);
+    end = &endZeros;
+  }
   if (!begin) begin = &none;
   if (!end) end = &none;
   size_t n = begin->size();
@@ -57,6 +72,11 @@ SlicePlan planStridedSlice(const std::vector<int64_t> &inputDims, const Attrs &a
     sd.step = step;
     if (shrink) {
       int64_t idx = (*begin)[i];
+      if (dynBegin) {
+        sd = SliceDim{0, 1, 1};
+        ++dim;
+        continue;
+      }
       if (size >= 0) {
         if (idx < -size || idx >= size)
           throw OpError{"InvalidArgumentError",
@@ -64,6 +84,13 @@ SlicePlan planStridedSlice(const std::vector<int64_t> &inputDims, const Attrs &a
         if (idx < 0) idx += size;
       }
       sd = SliceDim{idx, 1, 1};
+      ++dim;
+      continue;
+    }
+    bool bothMasked = (beginMask >> i & 1) && (endMask >> i & 1);
+    if ((dynBegin || dynEnd) && !(bothMasked && size >= 0)) {
+      sd.size = kUnknownDim;
+      shape.push_back(kUnknownDim);
       ++dim;
       continue;
     }

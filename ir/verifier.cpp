@@ -13,6 +13,7 @@
 //     line.
 #include "ir/verifier.h"
 #include "ir/builder.h"
+#include "ir/shape_args.h"
 #include "ir/text.h"
 #include "ir/text_common.h"
 
@@ -190,12 +191,9 @@ private:
     const OpDef &d = n.def();
     if (!d.inferTypes)
       return;
-    std::vector<TensorType> in;
-    for (Value *o : n.operands())
-      in.push_back(o->type);
     std::vector<TensorType> out;
     try {
-      out = d.inferTypes(in, n.attrs);
+      out = inferNodeTypes(n.kind(), n.operands(), n.attrs);
     } catch (const OpError &e) {
       fail(&n, fmt::format("the type rule rejects this node: {}: {}",
                            e.errorClass, e.message));

@@ -23,6 +23,7 @@
 //  5. The function's result types become meet(declared, return operands).
 #include "ir/builder.h"
 #include "ir/passes/passes.h"
+#include "ir/shape_args.h"
 
 #include <unordered_map>
 
@@ -107,12 +108,9 @@ private:
     const OpDef &d = n.def();
     if (!d.inferTypes || n.numRegions())
       return;
-    std::vector<TensorType> in;
-    for (Value *o : n.operands())
-      in.push_back(o->type);
     std::vector<TensorType> out;
     try {
-      out = d.inferTypes(in, n.attrs);
+      out = inferNodeTypes(n.kind(), n.operands(), n.attrs);
     } catch (const OpError &) {
       return;
     }

@@ -1,7 +1,9 @@
 // tf.* functions that map onto ops of the op table: argument binding by
 // TF's parameter names, Python value conversion, attrs, and the TF node
 // name each creates in a graph ("Square", "Mean", ...).
+#include "ir/shape_args.h"
 #include "lib/tf/tf_lib.h"
+#include "runtime/interp/signature.h"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -14,6 +16,13 @@ namespace {
 
 using Binder = std::vector<std::string>;
 
+// A function of module `m` bound through its signature text (the name is
+// the signature's).
+void defSig(Interpreter &in, ModuleObject &m, std::string_view signature, SignedFn fn) {
+  Value f = nativeWithSignature(in, signature, std::move(fn));
+  m.scope->vars[std::string(signature.substr(0, signature.find('(')))] = f;
+}
+
 Value opt(const Kwargs &kw, const std::string &name) {
   for (const auto &[k, v] : kw) if (k == name) return v;
   return Value();
@@ -23,6 +32,9 @@ std::string nameArg(Interpreter &in, const Value &v, const std::string &dflt) {
   return v.isNone() ? dflt : in.str(v);
 }
 
+// Static int lists (axes, perms, conv strides): a symbolic tensor must have
+// a value the trace knows (a constant, tf.shape of a static shape). Shape
+// arguments go through shapeArg instead, which accepts run-time values.
 std::vector<int64_t> intList(Interpreter &in, const Value &v) {
   std::vector<int64_t> out;
   if (auto *t = v.as<TensorObject>()) {
@@ -170,9 +182,11 @@ void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObj
     if (!args[1].isNone()) attrs["perm"] = intList(in, args[1]);
     return Value(callOp1(in, OpKind::Transpose, {toTensor(in, args[0])}, attrs, nameArg(in, args[2], "transpose")));
   });
-  def(in, tf, "reshape", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    auto args = in.bindArgs("reshape", a, kw, {"tensor", "shape", "name"}, {std::nullopt, std::nullopt, Value()});
-    return Value(callOp1(in, OpKind::Reshape, {toTensor(in, args[0])}, {{"shape", intList(in, args[1])}}, nameArg(in, args[2], "Reshape")));
+  defSig(in, tf, "reshape(tensor, shape, name=None)", [](Interpreter &in, const Bound &a) -> Value {
+    std::vector<Ref<TensorObject>> xs{toTensor(in, a["tensor"])};
+    ir::Attrs attrs;
+    addShapeArg(xs, attrs, "shape", shapeArg(in, a["shape"], "shape"));
+    return Value(callOp1(in, OpKind::Reshape, xs, attrs, nameArg(in, a["name"], "Reshape")));
   });
   def(in, tf, "expand_dims", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     auto args = in.bindArgs("expand_dims", a, kw, {"input", "axis", "name"}, {std::nullopt, std::nullopt, Value()});
@@ -208,21 +222,25 @@ void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObj
   });
   for (const char *n : {"zeros", "ones"}) {
     double v = std::string(n) == "ones" ? 1 : 0;
-    def(in, tf, n, [v, n](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-      auto args = in.bindArgs(n, a, kw, {"shape", "dtype", "name"}, {std::nullopt, Value(), Value()});
-      DType d = dtypeArg(in, args[1]).value_or(DType::Float32);
+    defSig(in, tf, fmt::format("{}(shape, dtype=None, name=None, layout=!None)", n), [v, n](Interpreter &in, const Bound &a) -> Value {
+      DType d = dtypeArg(in, a["dtype"]).value_or(DType::Float32);
       auto scalar = make<TensorObject>();
       scalar->eager = Tensor::fromDoubles(d, {}, {v});
-      return Value(callOp1(in, OpKind::Fill, {scalar}, {{"shape", intList(in, args[0])}}, nameArg(in, args[2], n)));
+      std::vector<Ref<TensorObject>> xs{scalar};
+      ir::Attrs attrs;
+      addShapeArg(xs, attrs, "shape", shapeArg(in, a["shape"], "shape"));
+      return Value(callOp1(in, OpKind::Fill, xs, attrs, nameArg(in, a["name"], n)));
     });
   }
   for (const char *n : {"zeros_like", "ones_like"}) {
     OpKind k = std::string(n) == "zeros_like" ? OpKind::ZerosLike : OpKind::OnesLike;
     def(in, tf, n, [k](Interpreter &in, Args a, const Kwargs &) -> Value { return Value(callOp1(in, k, {toTensor(in, a[0])})); });
   }
-  def(in, tf, "fill", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    auto args = in.bindArgs("fill", a, kw, {"dims", "value", "name"}, {std::nullopt, std::nullopt, Value()});
-    return Value(callOp1(in, OpKind::Fill, {toTensor(in, args[1])}, {{"shape", intList(in, args[0])}}, nameArg(in, args[2], "Fill")));
+  defSig(in, tf, "fill(dims, value, name=None, layout=!None)", [](Interpreter &in, const Bound &a) -> Value {
+    std::vector<Ref<TensorObject>> xs{toTensor(in, a["value"])};
+    ir::Attrs attrs;
+    addShapeArg(xs, attrs, "shape", shapeArg(in, a["dims"], "dims"));
+    return Value(callOp1(in, OpKind::Fill, xs, attrs, nameArg(in, a["name"], "Fill")));
   });
   def(in, tf, "range", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     Value start = a.size() > 1 ? a[0] : Value::integer(0), limit = a.size() > 1 ? a[1] : (a.empty() ? opt(kw, "limit") : a[0]);
@@ -254,20 +272,23 @@ void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObj
     }
     return Value(r);
   });
-  def(in, tf, "linspace", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    auto args = in.bindArgs("linspace", a, kw, {"start", "stop", "num", "name"}, {std::nullopt, std::nullopt, std::nullopt, Value()});
-    auto s = toTensor(in, args[0], std::nullopt, DType::Float32);
+  defSig(in, tf, "linspace(start, stop, num, name=None, axis=!0)", [](Interpreter &in, const Bound &a) -> Value {
+    auto s = toTensor(in, a["start"], std::nullopt, DType::Float32);
     if (!ir::isFloating(s->dtype())) s = callOp1(in, OpKind::Cast, {s}, {{"dtype", DType::Float32}});
-    auto e = toTensor(in, args[1], std::nullopt, s->dtype());
-    return Value(callOp1(in, OpKind::Linspace, {s, e}, {{"num", in.toInt(args[2])}}, "LinSpace"));
+    auto e = toTensor(in, a["stop"], std::nullopt, s->dtype());
+    std::vector<Ref<TensorObject>> xs{s, e};
+    ir::Attrs attrs;
+    addShapeArg(xs, attrs, "num", scalarArg(in, a["num"], "num"));
+    return Value(callOp1(in, OpKind::Linspace, xs, attrs, nameArg(in, a["name"], "LinSpace")));
   });
-  def(in, tf, "one_hot", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    auto args = in.bindArgs("one_hot", a, kw, {"indices", "depth", "on_value", "off_value", "axis", "dtype", "name"},
-                            {std::nullopt, std::nullopt, Value(), Value(), Value(), Value(), Value()});
-    ir::Attrs attrs{{"depth", in.toInt(args[1])}, {"dtype", dtypeArg(in, args[5]).value_or(DType::Float32)}};
-    if (!args[2].isNone()) attrs["on_value"] = in.toFloat(args[2]);
-    if (!args[3].isNone()) attrs["off_value"] = in.toFloat(args[3]);
-    return Value(callOp1(in, OpKind::OneHot, {toTensor(in, args[0])}, attrs, "one_hot"));
+  defSig(in, tf, "one_hot(indices, depth, on_value=None, off_value=None, axis=!None, dtype=None, name=None)",
+         [](Interpreter &in, const Bound &a) -> Value {
+    ir::Attrs attrs{{"dtype", dtypeArg(in, a["dtype"]).value_or(DType::Float32)}};
+    if (!a.isNone("on_value")) attrs["on_value"] = in.toFloat(a["on_value"]);
+    if (!a.isNone("off_value")) attrs["off_value"] = in.toFloat(a["off_value"]);
+    std::vector<Ref<TensorObject>> xs{toTensor(in, a["indices"])};
+    addShapeArg(xs, attrs, "depth", scalarArg(in, a["depth"], "depth"));
+    return Value(callOp1(in, OpKind::OneHot, xs, attrs, nameArg(in, a["name"], "one_hot")));
   });
   def(in, tf, "where", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     auto args = in.bindArgs("where", a, kw, {"condition", "x", "y", "name"}, {std::nullopt, Value(), Value(), Value()});
@@ -289,13 +310,17 @@ void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObj
   def(in, tf, "stop_gradient", [](Interpreter &in, Args a, const Kwargs &) -> Value {
     return Value(callOp1(in, OpKind::Identity, {toTensor(in, a[0])}, {{"stop_gradient", true}}, "StopGradient"));
   });
-  def(in, tf, "broadcast_to", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    auto args = in.bindArgs("broadcast_to", a, kw, {"input", "shape", "name"}, {std::nullopt, std::nullopt, Value()});
-    return Value(callOp1(in, OpKind::BroadcastTo, {toTensor(in, args[0])}, {{"shape", intList(in, args[1])}}, "BroadcastTo"));
+  defSig(in, tf, "broadcast_to(input, shape, name=None)", [](Interpreter &in, const Bound &a) -> Value {
+    std::vector<Ref<TensorObject>> xs{toTensor(in, a["input"])};
+    ir::Attrs attrs;
+    addShapeArg(xs, attrs, "shape", shapeArg(in, a["shape"], "shape"));
+    return Value(callOp1(in, OpKind::BroadcastTo, xs, attrs, nameArg(in, a["name"], "BroadcastTo")));
   });
-  def(in, tf, "tile", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    auto args = in.bindArgs("tile", a, kw, {"input", "multiples", "name"}, {std::nullopt, std::nullopt, Value()});
-    return Value(callOp1(in, OpKind::Tile, {toTensor(in, args[0])}, {{"multiples", intList(in, args[1])}}, "Tile"));
+  defSig(in, tf, "tile(input, multiples, name=None)", [](Interpreter &in, const Bound &a) -> Value {
+    std::vector<Ref<TensorObject>> xs{toTensor(in, a["input"])};
+    ir::Attrs attrs;
+    addShapeArg(xs, attrs, "multiples", shapeArg(in, a["multiples"], "multiples"));
+    return Value(callOp1(in, OpKind::Tile, xs, attrs, nameArg(in, a["name"], "Tile")));
   });
 }
 

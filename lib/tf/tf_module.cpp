@@ -4,6 +4,7 @@
 #include "runtime/kernels/kernels.h"
 #include "runtime/tensor/format.h"
 #include "lib/tf/tf_lib.h"
+#include "runtime/interp/signature.h"
 
 #include <chrono>
 #include <cstdio>
@@ -423,14 +424,12 @@ Value makeTfModule(Interpreter &in, bool v1) {
   for (ModuleObject *m : {random.get()}) {
     for (const char *n : {"normal", "uniform"}) {
       bool normal = std::string(n) == "normal";
-      def(in, *m, n, [normal](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-        auto args = normal ? in.bindArgs("normal", a, kw, {"shape", "mean", "stddev", "dtype", "seed", "name"},
-                                         {std::nullopt, Value::real(0), Value::real(1), Value(), Value(), Value()})
-                           : in.bindArgs("uniform", a, kw, {"shape", "minval", "maxval", "dtype", "seed", "name"},
-                                         {std::nullopt, Value::real(0), Value(), Value(), Value(), Value()});
+      const char *sig = normal ? "normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None, name=None)"
+                               : "uniform(shape, minval=0, maxval=None, dtype=None, seed=None, name=None)";
+      m->scope->vars[n] = nativeWithSignature(in, sig, [normal](Interpreter &in, const Bound &args) -> Value {
         DType d = dtypeArg(in, args[3]).value_or(DType::Float32);
         auto [s1, s2] = seeds(in, args[4]);
-        ir::Attrs attrs{{"shape", shapeList(in, args[0])}, {"dtype", d}, {"seed", s1}, {"seed2", s2}};
+        ir::Attrs attrs{{"dtype", d}, {"seed", s1}, {"seed2", s2}};
         if (normal) {
           attrs["mean"] = in.toFloat(args[1]);
           attrs["stddev"] = in.toFloat(args[2]);
@@ -438,7 +437,13 @@ Value makeTfModule(Interpreter &in, bool v1) {
           attrs["minval"] = in.toFloat(args[1]);
           attrs["maxval"] = args[2].isNone() ? 1.0 : in.toFloat(args[2]);
         }
-        return Value(callOp1(in, normal ? OpKind::RandomNormal : OpKind::RandomUniform, {}, attrs,
+        // A shape computed at run time (tf.shape(x)) is the op's operand.
+        std::vector<Ref<TensorObject>> xs;
+        addShapeArg(xs, attrs, "shape", shapeArg(in, args[0], "shape"));
+        if (const auto *dims = ir::attrInts(attrs, "shape"))
+          for (int64_t dim : *dims)
+            if (dim < 0) raiseTf(in, "InvalidArgumentError", fmt::format("Dimension {} must be >= 0", dim));
+        return Value(callOp1(in, normal ? OpKind::RandomNormal : OpKind::RandomUniform, xs, attrs,
                              normal ? "random_normal" : "random_uniform"));
       });
     }

@@ -188,7 +188,7 @@ private:
       return;
     case OpKind::RandomNormal:
     case OpKind::RandomUniform:
-      bindResults(node, ctx_.runRandom(node));
+      bindResults(node, ctx_.runRandom(node, operandValues(node)));
       return;
     case OpKind::Yield:
     case OpKind::Return:
@@ -250,8 +250,9 @@ Tensor RunContext::feedPlaceholder(const ir::Node &placeholder) {
                     fmt::format("You must feed a value for placeholder tensor '{}'", name)};
 }
 
-std::vector<Tensor> RunContext::runRandom(const ir::Node &node) {
-  return runKernel(node.kind(), {}, node.attrs);
+std::vector<Tensor> RunContext::runRandom(const ir::Node &node,
+                                          std::span<const Tensor> operands) {
+  return runKernel(node.kind(), operands, node.attrs);
 }
 
 const Tensor &RunContext::constTensor(const std::shared_ptr<const ir::DenseElements> &d) {

@@ -61,9 +61,11 @@ public:
   virtual void print(const ir::Node &node, std::span<const Tensor> operands);
   // Default: flushes stdout, then writes to stderr (or stdout).
   virtual void writePrintOutput(const std::string &text, bool toStdout);
-  // random_normal / random_uniform: the default runs the kernel with the
-  // node's attrs; the tf layer overrides this to thread its seed counters.
-  virtual std::vector<Tensor> runRandom(const ir::Node &node);
+  // random_normal / random_uniform (operands: a run-time shape, if any):
+  // the default runs the kernel with the node's attrs; a caller may
+  // override this to thread its own seed counters.
+  virtual std::vector<Tensor> runRandom(const ir::Node &node,
+                                        std::span<const Tensor> operands);
   // Called once per while_loop iteration: where the caller enforces its
   // step budget and notices Ctrl-C (it may throw). Default: nothing.
   virtual void loopIteration() {}

@@ -1,5 +1,6 @@
 // The kernel registry and runKernel (see kernels.h): every file of
 // runtime/kernels registers its kernels into one table indexed by OpKind.
+#include "ir/shape_args.h"
 #include "runtime/kernels/kernel_util.h"
 
 namespace tfs::runtime {
@@ -60,6 +61,27 @@ std::vector<Tensor> runKernel(ir::OpKind kind, std::span<const Tensor> inputs,
   Kernel k = kernelFor(kind);
   if (!k)
     throw ir::OpError{"UnimplementedError", fmt::format("op '{}' has no eager kernel", def.name)};
+  if (def.hasShapeArgs() && inputs.size() > size_t(def.dataOperands)) {
+    // Shape operands bind into the attributes the kernel reads
+    // (ir/shape_args.h, Note [Shape arguments]).
+    std::vector<ir::ShapeArgValue> values;
+    for (size_t i = size_t(def.dataOperands); i < inputs.size(); ++i) {
+      const Tensor &t = inputs[i];
+      if (!ir::isInteger(t.dtype()) || t.rank() > 1)
+        throw ir::OpError{"InvalidArgumentError",
+                          fmt::format("shape arguments must be int32/int64 scalars or vectors, got {} [Op:{}]",
+                                      t.type().str(), ir::tfOpType(kind))};
+      if (t.rank() == 0) {
+        values.emplace_back(t.elementAsInt(0));
+      } else {
+        std::vector<int64_t> v(size_t(t.numElements()));
+        for (int64_t j = 0; j < t.numElements(); ++j) v[size_t(j)] = t.elementAsInt(j);
+        values.emplace_back(std::move(v));
+      }
+    }
+    ir::Attrs bound = ir::bindShapeArgs(def, attrs, inputs.size(), values);
+    return k(inputs.first(size_t(def.dataOperands)), bound);
+  }
   return k(inputs, attrs);
 }
 

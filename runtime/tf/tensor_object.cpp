@@ -4,6 +4,7 @@
 // conversions of scalars, and the graph-mode errors of bool()/iteration.
 #include "runtime/kernels/kernels.h"
 #include "runtime/tensor/format.h"
+#include "ir/shape_args.h"
 #include "runtime/tf/tf.h"
 
 #include <fmt/format.h>
@@ -296,93 +297,84 @@ std::optional<Value> TensorObject::iter(Interpreter &in) {
 }
 
 std::optional<Value> TensorObject::getItem(Interpreter &in, const Value &key) {
-  // Build strided_slice attrs from Python indices (TF's _slice_helper).
+  // strided_slice from Python indices (TF's _slice_helper): an int or a
+  // scalar integer tensor selects (shrink), a slice's bounds may be tensors,
+  // None adds an axis, Ellipsis spans the rest. Bounds known while tracing
+  // are attributes; symbolic ones (x[i] with i a loop counter, p[s:s + 64])
+  // become run-time begin/end operands, so the slice costs what it selects.
   std::vector<Value> items = key.as<TupleObject>() ? key.as<TupleObject>()->items : std::vector<Value>{key};
-  // Symbolic scalar indices (x[i] with i a loop counter in a tf.function):
-  // TF feeds them to strided_slice as begin/end tensors; here the static
-  // items are sliced first (the tensor positions kept whole) and each tensor
-  // index then selects along its axis with a gather on the index wrapped
-  // like Python's (i < 0 counts from the end). Keys with None/Ellipsis next
-  // to a tensor index are not handled.
-  std::vector<size_t> dynamic;
-  for (size_t i = 0; i < items.size(); ++i) {
-    auto *t = items[i].as<TensorObject>();
-    if (t && t->symbolic()) dynamic.push_back(i);
-  }
-  if (!dynamic.empty()) {
-    std::vector<Value> staticItems = items;
-    for (size_t i = 0; i < items.size(); ++i) {
-      bool other = items[i].isNone() || (items[i].as<StrObject>() && items[i].as<StrObject>()->s == "Ellipsis");
-      if (other) in.raise("TypeError", "tfs: None/Ellipsis together with a tensor index is not supported");
-    }
-    for (size_t i : dynamic) {
-      auto *t = items[i].as<TensorObject>();
-      if (t->shape().ranked && t->shape().rank() != 0)
-        in.raise("TypeError", "Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar tf.int32/tf.int64 tensors are valid indices");
-      if (!ir::isInteger(t->dtype()))
-        raiseTf(in, "TypeError", fmt::format("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar tf.int32/tf.int64 tensors are valid indices, got {}", ir::dtypeName(t->dtype())));
-      staticItems[i] = Value(make<SliceObject>());
-    }
-    Value base = *getItem(in, in.tuple(staticItems));
-    // Axis of item i in the sliced result: integer items before it were shrunk.
-    auto axisOf = [&](size_t i) {
-      int64_t axis = 0;
-      for (size_t j = 0; j < i; ++j) axis += staticItems[j].as<SliceObject>() ? 1 : 0;
-      return axis;
-    };
-    Ref<TensorObject> cur(base.as<TensorObject>());
-    for (auto it = dynamic.rbegin(); it != dynamic.rend(); ++it) {
-      int64_t axis = axisOf(*it);
-      Ref<TensorObject> idx(items[*it].as<TensorObject>());
-      auto shape = callOp1(in, OpKind::ShapeOf, {cur}, {{"out_type", idx->dtype()}}, "Shape");
-      auto dim = callOp1(in, OpKind::StridedSlice, {shape},
-                         {{"begin", std::vector<int64_t>{axis}}, {"end", std::vector<int64_t>{axis + 1}},
-                          {"strides", std::vector<int64_t>{1}}, {"shrink_axis_mask", int64_t(1)}}, "strided_slice");
-      // i < 0 ? i + dim : i, as floormod would also wrap indices >= dim.
-      auto zero = make<TensorObject>();
-      zero->eager = Tensor::fromDoubles(idx->dtype(), {}, {0.0});
-      auto neg = callOp1(in, OpKind::Less, {idx, zero}, {}, "Less");
-      auto shifted = callOp1(in, OpKind::Add, {idx, dim}, {}, "add");
-      auto wrapped = callOp1(in, OpKind::Select, {neg, shifted, idx}, {}, "SelectV2");
-      cur = callOp1(in, OpKind::Gather, {cur, wrapped}, {{"axis", axis}}, "GatherV2");
-    }
-    return Value(cur);
-  }
-  std::vector<int64_t> begin, end, strides;
+  std::vector<Value> begin, end, strides;
   int64_t beginMask = 0, endMask = 0, shrink = 0, newAxis = 0, ellipsis = 0;
+  bool dynamic = false;
+  // A bound: an int, or a scalar integer tensor (eager or symbolic).
+  auto bound = [&](const Value &v) -> Value {
+    if (auto *t = v.as<TensorObject>()) {
+      ir::Shape s = t->shape();
+      if (!ir::isInteger(t->dtype()) || (s.ranked && s.rank() != 0))
+        raiseTf(in, "TypeError", fmt::format("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and "
+                                             "scalar tf.int32/tf.int64 tensors are valid indices, got {}",
+                                             in.repr(v)));
+      if (t->symbolic()) {
+        if (auto known = ir::knownScalar(t->sym)) return Value::integer(*known);
+        dynamic = true;
+        return v;
+      }
+      return Value::integer(t->eager.elementAsInt(0));
+    }
+    return Value::integer(in.toIndex(v));
+  };
   for (size_t i = 0; i < items.size(); ++i) {
     const Value &k = items[i];
     if (auto *s = k.as<SliceObject>()) {
-      begin.push_back(s->lower.isNone() ? 0 : in.toIndex(s->lower));
-      end.push_back(s->upper.isNone() ? 0 : in.toIndex(s->upper));
-      strides.push_back(s->step.isNone() ? 1 : in.toIndex(s->step));
+      begin.push_back(s->lower.isNone() ? Value::integer(0) : bound(s->lower));
+      end.push_back(s->upper.isNone() ? Value::integer(0) : bound(s->upper));
+      strides.push_back(s->step.isNone() ? Value::integer(1) : bound(s->step));
       if (s->lower.isNone()) beginMask |= int64_t(1) << i;
       if (s->upper.isNone()) endMask |= int64_t(1) << i;
     } else if (k.isNone()) {
-      begin.push_back(0); end.push_back(0); strides.push_back(1);
+      begin.push_back(Value::integer(0)); end.push_back(Value::integer(0)); strides.push_back(Value::integer(1));
       newAxis |= int64_t(1) << i;
     } else if (auto *st = k.as<StrObject>(); st && st->s == "Ellipsis") {
-      begin.push_back(0); end.push_back(0); strides.push_back(1);
+      begin.push_back(Value::integer(0)); end.push_back(Value::integer(0)); strides.push_back(Value::integer(1));
       ellipsis |= int64_t(1) << i;
     } else {
-      int64_t idx = in.toIndex(k);
-      begin.push_back(idx);
-      end.push_back(idx == INT64_MAX ? idx : idx + 1);  // shrunk axis: only begin counts
-      strides.push_back(1);
+      Value b = bound(k);
+      begin.push_back(b);
+      if (b.isInt()) {
+        int64_t idx = b.asInt();
+        end.push_back(Value::integer(idx == INT64_MAX ? idx : idx + 1));  // shrunk axis: only begin counts
+      } else {
+        end.push_back(b);  // shrunk axis: only begin counts, as for ints
+      }
+      strides.push_back(Value::integer(1));
       shrink |= int64_t(1) << i;
     }
   }
-  ir::Attrs attrs{{"begin", begin}, {"end", end}, {"strides", strides}, {"begin_mask", beginMask},
-                  {"end_mask", endMask}, {"shrink_axis_mask", shrink}, {"new_axis_mask", newAxis},
-                  {"ellipsis_mask", ellipsis}};
-  if (numpy) {
-    try {
-      return wrap(numpyKernel(in, OpKind::StridedSlice, {eager}, attrs), true);
-    } catch (const ir::OpError &e) {
-      in.raise("IndexError", e.message);
+  ir::Attrs attrs{{"begin_mask", beginMask}, {"end_mask", endMask}, {"shrink_axis_mask", shrink},
+                  {"new_axis_mask", newAxis}, {"ellipsis_mask", ellipsis}};
+  if (!dynamic) {
+    auto ints = [](const std::vector<Value> &vs) {
+      std::vector<int64_t> out;
+      for (const Value &v : vs) out.push_back(v.asInt());
+      return out;
+    };
+    attrs["begin"] = ints(begin);
+    attrs["end"] = ints(end);
+    attrs["strides"] = ints(strides);
+    if (numpy) {
+      try {
+        return wrap(numpyKernel(in, OpKind::StridedSlice, {eager}, attrs), true);
+      } catch (const ir::OpError &e) {
+        in.raise("IndexError", e.message);
+      }
     }
+    return Value(callOp1(in, OpKind::StridedSlice, {Ref<TensorObject>(this)}, attrs, "strided_slice"));
   }
-  return Value(callOp1(in, OpKind::StridedSlice, {Ref<TensorObject>(this)}, attrs, "strided_slice"));
+  std::vector<Ref<TensorObject>> inputs{Ref<TensorObject>(this)};
+  addShapeArg(inputs, attrs, "begin", shapeArg(in, in.list(begin), "begin"));
+  addShapeArg(inputs, attrs, "end", shapeArg(in, in.list(end), "end"));
+  addShapeArg(inputs, attrs, "strides", shapeArg(in, in.list(strides), "strides"));
+  return Value(callOp1(in, OpKind::StridedSlice, inputs, attrs, "strided_slice"));
 }
 
 std::optional<std::string> TensorObject::repr(Interpreter &in) {

@@ -196,6 +196,26 @@ Ref<TensorObject> callOp1(Interpreter &in, ir::OpKind kind, std::vector<Ref<Tens
 // A binary operator on tensors with TF's operand conversion rules.
 Value tensorBinary(Interpreter &in, BinOp op, const Value &a, const Value &b, bool numpyResult);
 
+// --- shape arguments (ir/shape_args.h) ------------------------------------------
+// A shape-like Python value (list/tuple of ints, None and scalar tensors; a
+// TensorShape; an int; an integer tensor): its ints when known while
+// tracing, else the int32/int64 tensor computing it at run time.
+struct ShapeArg {
+  std::optional<std::vector<int64_t>> ints;
+  bool scalar = false;          // a single int (one_hot's depth, ...)
+  Ref<TensorObject> tensor;     // when only known at run time
+  bool known() const { return ints.has_value(); }
+};
+// `what` names the argument in errors ("shape", "dims").
+ShapeArg shapeArg(Interpreter &in, const Value &v, const char *what);
+ShapeArg scalarArg(Interpreter &in, const Value &v, const char *what);
+// Given an op call's inputs and attrs. Execute: the argument becomes the
+// attribute `attr` (known) or the next trailing operand (run time).
+void addShapeArg(std::vector<Ref<TensorObject>> &inputs, ir::Attrs &attrs, const std::string &attr,
+                 const ShapeArg &arg);
+// The argument as an int tensor (known values become an eager constant).
+Ref<TensorObject> shapeTensor(Interpreter &in, const ShapeArg &arg);
+
 // Raises a TF error (InvalidArgumentError, ...) as a Python exception.
 [[noreturn]] void raiseTf(Interpreter &in, const std::string &cls, const std::string &msg);
 [[noreturn]] void raiseOpError(Interpreter &in, const ir::OpError &e);

@@ -314,11 +314,11 @@ TEST_CASE("graph interpreter: errors inside a callee name the call sites") {
 TEST_CASE("graph interpreter: random ops run through the context") {
   struct SeededContext : MapContext {
     int calls = 0;
-    std::vector<Tensor> runRandom(const ir::Node &node) override {
+    std::vector<Tensor> runRandom(const ir::Node &node, std::span<const Tensor> operands) override {
       ++calls;
       ir::Attrs attrs = node.attrs;
       attrs["seed"] = int64_t(42 + calls);
-      return runKernel(node.kind(), {}, attrs);
+      return runKernel(node.kind(), operands, attrs);
     }
   };
   ir::Module m;
