@@ -60,7 +60,8 @@ bool runDce(Function &fn);
 // -0.0 unchanged), x*1, x/1 (when the type is unchanged), x*0 (integers only), neg(neg x), logical_not(logical_not x), identity x,
 // cast to the same dtype, reshape to the same static shape, transpose of a
 // transpose, shape/size of a static shape, cond on a constant predicate,
-// values passed through a cond or a while_loop unchanged.
+// values passed through a cond or a while_loop unchanged; shape operands
+// whose value became known move into their attributes (ir/shape_args.h).
 bool runSimplify(Function &fn);
 
 struct PipelineOptions {

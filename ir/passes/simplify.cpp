@@ -14,6 +14,7 @@
 #include "ir/builder.h"
 #include "ir/passes/passes.h"
 #include "ir/passes/rewrite.h"
+#include "ir/shape_args.h"
 
 #include <cmath>
 #include <numeric>
@@ -273,6 +274,24 @@ bool passThrough(Rewriter &rw, Node &n) {
   return changed;
 }
 
+// Shape operands that became known (constant folding, refined input
+// shapes) move into their attributes: the static path of Note [Shape
+// arguments] (ir/shape_args.h). The result type can only get more precise.
+bool knownShapeOperands(Rewriter &rw, Node &n) {
+  const OpDef &d = n.def();
+  if (!d.hasShapeArgs() || n.numOperands() <= size_t(d.dataOperands))
+    return false;
+  std::vector<Value *> ops(n.operands().begin(), n.operands().end());
+  Attrs attrs = n.attrs;
+  foldKnownShapeArgs(n.kind(), ops, attrs);
+  if (ops.size() == n.numOperands())
+    return false;
+  n.setOperands(std::move(ops));
+  n.attrs = std::move(attrs);
+  rw.noteChange();
+  return true;
+}
+
 } // namespace
 
 bool runSimplify(Function &fn) {
@@ -280,6 +299,7 @@ bool runSimplify(Function &fn) {
   rw.walk(fn.body(), [&rw](Node &n) {
     if (n.numResults() == 0 && n.kind() != OpKind::Cond)
       return;
+    knownShapeOperands(rw, n);
     if (n.numOperands() == 2 && n.numResults() == 1 &&
         (identityOperand(rw, n) || multiplyByZero(rw, n)))
       return;
