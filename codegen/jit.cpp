@@ -3,6 +3,7 @@
 
 #include "codegen/runtime_helpers.h"
 #include "runtime/graph/interpreter.h"
+#include "runtime/kernels/vector_math.h"
 
 #include <llvm/Analysis/CGSCCPassManager.h>
 #include <llvm/Analysis/LoopAnalysisManager.h>
@@ -68,6 +69,15 @@ Jit::Jit() {
   for (const HelperSymbol &h : helperSymbols())
     helpers[mangle(h.name)] = llvm::JITEvaluatedSymbol(
         llvm::pointerToJITTargetAddress(h.address), llvm::JITSymbolFlags::Exported);
+  // The SLEEF functions compiled code calls (runtime/kernels/vector_math.h).
+  for (int f = 0; f < int(runtime::vmath::Fn::NumFns); ++f) {
+    const runtime::vmath::Symbols &s = runtime::vmath::symbols(runtime::vmath::Fn(f));
+    for (auto [name, address] : {std::pair{s.scalarName, s.scalarAddress},
+                                 std::pair{s.vectorName, s.vectorAddress}})
+      if (name)
+        helpers[mangle(name)] = llvm::JITEvaluatedSymbol(
+            llvm::pointerToJITTargetAddress(address), llvm::JITSymbolFlags::Exported);
+  }
   check("defining the runtime helpers", lib.define(llvm::orc::absoluteSymbols(helpers)));
 }
 

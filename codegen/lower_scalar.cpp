@@ -5,12 +5,15 @@
 //    raises "Integer division by zero [Op:FloorDiv]" through a helper;
 //  * float mod is fmod adjusted to the divisor's sign; maximum/minimum keep
 //    a NaN first operand; abs/relu are compare-and-select like the kernel;
-//  * integer arithmetic wraps (no nsw), like the kernels' T(x + y).
+//  * integer arithmetic wraps (no nsw), like the kernels' T(x + y);
+//  * float32 exp/log/sin/cos/tanh/pow/sigmoid call SLEEF's deterministic
+//    scalar functions, bit-identical to the kernels' vector loops.
 // Ops or type combinations not listed in canLowerNative run their kernel
 // through the trampoline instead (e.g. float -> int casts, which saturate).
 #include "codegen/lower.h"
 
 #include "codegen/codegen.h"
+#include "runtime/kernels/vector_math.h"
 
 #include <llvm/IR/Intrinsics.h>
 
@@ -18,6 +21,7 @@ namespace tfs::codegen {
 
 using ir::DType;
 using ir::OpKind;
+namespace vmath = runtime::vmath;
 
 namespace {
 
@@ -106,6 +110,17 @@ void Emitter::emitNative(const ir::Node &node) {
   auto intrinsic = [&](llvm::Intrinsic::ID iid, std::vector<llvm::Value *> args) {
     return b_.CreateCall(llvm::Intrinsic::getDeclaration(&module_, iid, {type}), args);
   };
+  // float32 transcendentals call SLEEF's scalar variant, as the kernels do
+  // (runtime/kernels/vector_math.h, Note [Vector math]).
+  bool f32 = rt == DType::Float32;
+  auto sleef = [&](vmath::Fn fn, std::vector<llvm::Value *> args) -> llvm::Value * {
+    std::vector<llvm::Type *> params(args.size(), type);
+    auto callee = module_.getOrInsertFunction(vmath::symbols(fn).scalarName,
+                                              llvm::FunctionType::get(type, params, false));
+    llvm::Value *r = b_.CreateCall(callee, args);
+    // Every NaN result is the one quiet NaN, as in the kernels.
+    return b_.CreateSelect(b_.CreateFCmpUNO(r, r), llvm::ConstantFP::getNaN(type), r);
+  };
   llvm::Value *out = nullptr;
   switch (node.kind()) {
   case OpKind::Const: {
@@ -166,7 +181,9 @@ void Emitter::emitNative(const ir::Node &node) {
       out = b_.CreateSelect(adjust, b_.CreateAdd(r, y), r);
     break;
   }
-  case OpKind::Pow: out = intrinsic(llvm::Intrinsic::pow, {xs[0], xs[1]}); break;
+  case OpKind::Pow:
+    out = rt == DType::Float32 ? sleef(vmath::Fn::Pow, xs) : intrinsic(llvm::Intrinsic::pow, {xs[0], xs[1]});
+    break;
   case OpKind::Maximum:
   case OpKind::Minimum: {
     bool isMax = node.kind() == OpKind::Maximum;
@@ -225,19 +242,27 @@ void Emitter::emitNative(const ir::Node &node) {
   case OpKind::Rsqrt:
     out = b_.CreateFDiv(llvm::ConstantFP::get(type, 1.0), intrinsic(llvm::Intrinsic::sqrt, {xs[0]}));
     break;
-  case OpKind::Exp: out = intrinsic(llvm::Intrinsic::exp, {xs[0]}); break;
-  case OpKind::Log: out = intrinsic(llvm::Intrinsic::log, {xs[0]}); break;
-  case OpKind::Sin: out = intrinsic(llvm::Intrinsic::sin, {xs[0]}); break;
-  case OpKind::Cos: out = intrinsic(llvm::Intrinsic::cos, {xs[0]}); break;
-  case OpKind::Tanh: {
-    auto callee = module_.getOrInsertFunction(rt == DType::Float32 ? "tanhf" : "tanh", type, type);
-    out = b_.CreateCall(callee, {xs[0]});
+  case OpKind::Exp:
+    out = f32 ? sleef(vmath::Fn::Exp, xs) : intrinsic(llvm::Intrinsic::exp, {xs[0]});
     break;
-  }
+  case OpKind::Log:
+    out = f32 ? sleef(vmath::Fn::Log, xs) : intrinsic(llvm::Intrinsic::log, {xs[0]});
+    break;
+  case OpKind::Sin:
+    out = f32 ? sleef(vmath::Fn::Sin, xs) : intrinsic(llvm::Intrinsic::sin, {xs[0]});
+    break;
+  case OpKind::Cos:
+    out = f32 ? sleef(vmath::Fn::Cos, xs) : intrinsic(llvm::Intrinsic::cos, {xs[0]});
+    break;
+  case OpKind::Tanh:
+    out = f32 ? sleef(vmath::Fn::Tanh, xs)
+              : b_.CreateCall(module_.getOrInsertFunction("tanh", type, type), {xs[0]});
+    break;
   case OpKind::Sigmoid: {
     // T(1 / (1 + exp(-x)))
     llvm::Value *one = llvm::ConstantFP::get(type, 1.0);
-    llvm::Value *e = intrinsic(llvm::Intrinsic::exp, {b_.CreateFNeg(xs[0])});
+    llvm::Value *minusX = b_.CreateFNeg(xs[0]);
+    llvm::Value *e = f32 ? sleef(vmath::Fn::Exp, {minusX}) : intrinsic(llvm::Intrinsic::exp, {minusX});
     out = b_.CreateFDiv(one, b_.CreateFAdd(one, e));
     break;
   }

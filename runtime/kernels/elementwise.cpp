@@ -1,8 +1,10 @@
 // Elementwise kernels: binary arithmetic/comparison/logical ops with numpy
 // broadcasting (fast paths for equal shapes and scalar operands, strides
 // otherwise), select, unary math and cast. Python semantics for floordiv
-// and mod; TF's "Integer division by zero" error.
+// and mod; TF's "Integer division by zero" error. float32 exp/log/tanh/
+// sin/cos/pow/sigmoid use SLEEF (vector_math.h, Note [Vector math]).
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/vector_math.h"
 
 #include <cmath>
 #include <type_traits>
@@ -128,6 +130,7 @@ template <OpKind K> std::vector<Tensor> binaryArith(std::span<const Tensor> in, 
       else if constexpr (K == OpKind::FloorMod) run([](T x, T y) { return floorMod<T>(K, x, y); });
       else if constexpr (K == OpKind::Pow) {
         if constexpr (isInt<T>) run([](T x, T y) { return intPow<T>(K, x, y); });
+        else if constexpr (std::is_same_v<T, float>) run([](T x, T y) { return vmath::scalar2(vmath::Fn::Pow, x, y); });
         else run([](T x, T y) { return T(std::pow(x, y)); });
       } else if constexpr (K == OpKind::Maximum) run([](T x, T y) { return x >= y || std::isnan(double(x)) ? x : y; });
       else if constexpr (K == OpKind::Minimum) run([](T x, T y) { return x <= y || std::isnan(double(x)) ? x : y; });
@@ -190,6 +193,24 @@ template <OpKind K> std::vector<Tensor> unary(std::span<const Tensor> in, const 
     T *o = out[0].data<T>();
     int64_t n = out[0].numElements();
     auto run = [&](auto f) { for (int64_t i = 0; i < n; ++i) o[i] = f(p[i]); };
+    // float32 transcendentals: SLEEF on whole arrays (Note [Vector math]).
+    if constexpr (std::is_same_v<T, float>) {
+      if constexpr (K == OpKind::Exp || K == OpKind::Log || K == OpKind::Tanh || K == OpKind::Sin ||
+                    K == OpKind::Cos) {
+        constexpr vmath::Fn fn = K == OpKind::Exp ? vmath::Fn::Exp
+                                 : K == OpKind::Log ? vmath::Fn::Log
+                                 : K == OpKind::Tanh ? vmath::Fn::Tanh
+                                 : K == OpKind::Sin ? vmath::Fn::Sin
+                                                    : vmath::Fn::Cos;
+        vmath::apply(fn, p, o, n);
+        return;
+      } else if constexpr (K == OpKind::Sigmoid) {
+        for (int64_t i = 0; i < n; ++i) o[i] = -p[i];
+        vmath::apply(vmath::Fn::Exp, o, o, n);
+        for (int64_t i = 0; i < n; ++i) o[i] = 1.0f / (1.0f + o[i]);
+        return;
+      }
+    }
     if constexpr (std::is_same_v<T, bool>) {
       if constexpr (K == OpKind::ZerosLike) run([](bool) { return false; });
       else if constexpr (K == OpKind::OnesLike) run([](bool) { return true; });

@@ -1,0 +1,21 @@
+// SLEEF's scalar deterministic variants for FMA hosts (vector_math.h, Note
+// [Vector math]). sleef.h declares them only for FMA builds, so this file is
+// compiled with -mfma (CMakeLists.txt); they run only on hosts with FMA.
+#include "runtime/kernels/vector_math_isa.h"
+
+// math.h defines FP_FAST_FMA for -mfma, which sleef.h tests.
+#include <math.h>
+#include <sleef.h>
+
+namespace tfs::runtime::vmath {
+
+Named fmaScalar(Fn f) {
+#define TFS_VM_ENTRY(fn) \
+  Named{"Sleef_finz_" #fn "f1_u10purecfma", reinterpret_cast<void *>(&Sleef_finz_##fn##f1_u10purecfma)}
+  static const Named variants[] = {TFS_VM_ENTRY(exp), TFS_VM_ENTRY(log), TFS_VM_ENTRY(tanh),
+                                   TFS_VM_ENTRY(sin), TFS_VM_ENTRY(cos), TFS_VM_ENTRY(pow)};
+#undef TFS_VM_ENTRY
+  return variants[size_t(f)];
+}
+
+}  // namespace tfs::runtime::vmath
