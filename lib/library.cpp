@@ -3,6 +3,7 @@
 #include "lib/prelude.h"
 #include "lib/python/python_modules.h"
 #include "runtime/interp/interpreter.h"
+#include "lib/tf/keras/keras_native.h"
 #include "lib/tf/tf_lib.h"
 
 namespace tfs::lib {
@@ -13,6 +14,7 @@ void registerLibrary() {
   done = true;
   runtime::registerLanguageModules();
   runtime::tf::registerTfModules();
+  runtime::tf::registerKerasModules();
   for (const auto &src : runtime::tf::preludeSources())
     runtime::Interpreter::registerSourceModule(src.name, src.text);
 }

@@ -276,6 +276,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
   auto dtypes = submodule(in, *tf, "dtypes");
   installOps(in, *tf, *math, *nn, *linalg);
   installNnWindowOps(in, *nn);
+  installStatelessRandom(in, *random);
 
   for (int i = 0; i < 6; ++i) {
     DType d = DType(i);
@@ -483,36 +484,13 @@ Value makeTfModule(Interpreter &in, bool v1) {
       if (name == n) return in.getAttr(importPreludeModule(in, "_tf_control"), name);
     if (auto f = compositeApi(in, "tf_api", name)) return f;
     if (name == "TensorArray") return in.getAttr(importPreludeModule(in, "_tf_tensor_array"), name);
-    if (name == "keras") {
-      Value k = importPreludeModule(in, "_tf_keras");
-      auto keras = make<ModuleObject>("tensorflow.keras");
-      auto layers = make<ModuleObject>("tensorflow.keras.layers");
-      auto models = make<ModuleObject>("tensorflow.keras.models");
-      auto optimizers = make<ModuleObject>("tensorflow.keras.optimizers");
-      auto losses = make<ModuleObject>("tensorflow.keras.losses");
-      auto initializers = make<ModuleObject>("tensorflow.keras.initializers");
-      auto activations = make<ModuleObject>("tensorflow.keras.activations");
-      for (const char *n : {"Layer", "Dense", "Flatten", "ReLU"}) layers->scope->vars[n] = in.getAttr(k, n);
-      for (const char *n : {"Model", "Sequential"}) {
-        models->scope->vars[n] = in.getAttr(k, n);
-        keras->scope->vars[n] = in.getAttr(k, n);
-      }
-      for (const char *n : {"Optimizer", "SGD", "Adam"}) optimizers->scope->vars[n] = in.getAttr(k, n);
-      for (const char *n : {"Loss", "MeanSquaredError", "MeanAbsoluteError", "SparseCategoricalCrossentropy",
-                            "CategoricalCrossentropy", "mean_squared_error", "mean_absolute_error"})
-        losses->scope->vars[n] = in.getAttr(k, n);
-      for (const char *n : {"Initializer", "Zeros", "Ones", "Constant", "RandomUniform", "RandomNormal", "GlorotUniform", "GlorotNormal"})
-        initializers->scope->vars[n] = in.getAttr(k, n);
-      activations->scope->vars["relu"] = in.getAttr(in.getAttr(in.importModule("tensorflow"), "nn"), "relu");
-      activations->scope->vars["linear"] = in.getAttr(k, "linear");
-      keras->scope->vars["layers"] = layers;
-      keras->scope->vars["models"] = models;
-      keras->scope->vars["optimizers"] = optimizers;
-      keras->scope->vars["losses"] = losses;
-      keras->scope->vars["initializers"] = initializers;
-      keras->scope->vars["activations"] = activations;
-      return Value(keras);
-    }
+    // tf.keras is the Keras 2.15 namespace the .tfs Keras files assemble
+    // (lib/tf/keras/_keras.tfs); tf.optimizers / losses / metrics /
+    // initializers are its submodules, as in TF 2.15.
+    if (name == "keras") return in.getAttr(importPreludeModule(in, "_keras"), "keras");
+    for (const char *n : {"optimizers", "losses", "metrics", "initializers"})
+      if (name == n)
+        return in.getAttr(in.getAttr(importPreludeModule(in, "_keras"), "keras"), name);
     if (name == "data") {
       Value d = importPreludeModule(in, "_tf_data");
       auto data = make<ModuleObject>("tensorflow.data");

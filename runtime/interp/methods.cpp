@@ -502,6 +502,24 @@ std::optional<Value> builtinMethod(Interpreter &in, const Value &self, const std
       "rfind", "rindex", "count", "ljust", "rjust", "center", "zfill", "isdigit", "isnumeric",
       "isdecimal", "isalpha", "isalnum", "isspace", "isupper", "islower", "isidentifier", "encode",
       "partition", "rpartition", "removeprefix", "removesuffix"};
+  // Only the methods a builtin container has are attributes (hasattr([],
+  // "as_list") is False, as in CPython).
+  static const std::vector<std::string> listMethods = {
+      "append", "extend", "insert", "remove", "pop", "clear", "index", "count", "sort", "reverse", "copy"};
+  static const std::vector<std::string> dictMethods = {
+      "keys", "values", "items", "get", "pop", "popitem", "setdefault", "update", "clear", "copy", "fromkeys"};
+  static const std::vector<std::string> setMethods = {
+      "add", "discard", "remove", "pop", "clear", "copy", "union", "intersection", "difference",
+      "symmetric_difference", "update", "intersection_update", "difference_update",
+      "symmetric_difference_update", "issubset", "issuperset", "isdisjoint"};
+  // (Dunder names keep their operator forms: d.__or__, l.__len__.)
+  bool dunder = name.size() > 4 && name.rfind("__", 0) == 0 && name.compare(name.size() - 2, 2, "__") == 0;
+  auto lacks = [&](const std::vector<std::string> &names) {
+    return !dunder && std::find(names.begin(), names.end(), name) == names.end();
+  };
+  if ((self.as<ListObject>() && lacks(listMethods)) || (self.as<DictObject>() && lacks(dictMethods)) ||
+      (self.as<SetObject>() && lacks(setMethods)))
+    return std::nullopt;
   if (self.as<StrObject>() && std::find(strMethods.begin(), strMethods.end(), name) == strMethods.end())
     return std::nullopt;
   if (self.as<StrObject>())

@@ -317,6 +317,10 @@ Ref<ConcreteFunction> FunctionWrapper::trace(Interpreter &in, const std::vector<
   ++c.traceDepth;
   auto savedScopes = c.nameScopes;
   c.nameScopes.clear();
+  // A function traced under tf.init_scope (Keras builds layers there) is a
+  // graph of its own: its ops are staged, not run eagerly.
+  bool savedInitScope = c.initScope;
+  c.initScope = false;
   size_t before = c.globalVariables.size();
   (void)before;
   Value result;
@@ -339,12 +343,14 @@ Ref<ConcreteFunction> FunctionWrapper::trace(Interpreter &in, const std::vector<
     c.graphs.pop_back();
     --c.traceDepth;
     c.nameScopes = savedScopes;
+    c.initScope = savedInitScope;
     c.failedTraces.push_back(cf->scope);
     throw;
   }
   c.graphs.pop_back();
   --c.traceDepth;
   c.nameScopes = savedScopes;
+  c.initScope = savedInitScope;
   created = 0;
   for (const Ref<Object> &var : g.variableKeys()) {
     cf->variables.push_back(Ref<VariableObject>(static_cast<VariableObject *>(var.get())));

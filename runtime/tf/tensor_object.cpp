@@ -165,8 +165,17 @@ const char *TensorObject::typeName() const {
 
 ClassObject *TensorObject::cls() const { return numpy ? ndarrayClass : tensorClass; }
 
+bool TensorObject::setAttr(Interpreter &, const std::string &name, const Value &v) {
+  if (name == "_keras_mask") kerasMask = v;
+  else if (name == "_keras_logits") kerasLogits = v;
+  else return false;
+  return true;
+}
+
 std::optional<Value> TensorObject::getAttr(Interpreter &in, const std::string &name) {
   Ref<TensorObject> self(this);
+  if (name == "_keras_mask") return kerasMask.isNone() ? std::nullopt : std::optional<Value>(kerasMask);
+  if (name == "_keras_logits") return kerasLogits.isNone() ? std::nullopt : std::optional<Value>(kerasLogits);
   // Python's abs(t) (tf.abs; numpy's absolute for ndarrays).
   if (name == "__abs__")
     return in.native(name, [self](Interpreter &in, Args, const Kwargs &) -> Value {

@@ -34,6 +34,11 @@ struct TensorObject final : Object {
   // np.array(3) makes a 0-d array (repr `array(3)`), which sets this.
   bool zeroDimArray = false;
   std::vector<ir::Node *> controlDeps;  // v1: nodes to run when fetched (assign)
+  // Keras's `_keras_mask` and `_keras_logits` attributes: the mask a layer
+  // computed for this tensor (read by the next layer's call) and the logits
+  // a softmax/sigmoid output came from (read by the cross-entropy losses).
+  // None when absent.
+  Value kerasMask, kerasLogits;
   int64_t id;
 
   TensorObject();
@@ -46,6 +51,7 @@ struct TensorObject final : Object {
   const char *typeName() const override;
   ClassObject *cls() const override;
   std::optional<Value> getAttr(Interpreter &, const std::string &) override;
+  bool setAttr(Interpreter &, const std::string &, const Value &) override;
   std::optional<Value> binary(Interpreter &, BinOp, const Value &, bool) override;
   std::optional<Value> compare(Interpreter &, CmpOp, const Value &) override;
   std::optional<Value> unary(Interpreter &, UnaryOp) override;
