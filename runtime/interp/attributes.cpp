@@ -19,27 +19,91 @@ Value bindDescriptor(Interpreter &in, const Value &attr, const Value &self, Clas
   }
   if (auto *sm = attr.as<StaticMethodObject>()) return sm->func;
   if (auto *cm = attr.as<ClassMethodObject>()) return make<BoundMethod>(Value(Ref<Object>(owner)), cm->func);
+  if (auto *d = attr.as<InstanceObject>()) {
+    // A user descriptor: __get__(instance, owner).
+    if (auto get = d->klass->lookup("__get__")) {
+      Value args[] = {self, Value(in.typeOf(self))};
+      return in.call(Value(make<BoundMethod>(attr, *get)), args);
+    }
+    return attr;
+  }
   if (Object *o = attr.obj())
     if (auto b = o->bind(in, self)) return *b;
   return attr;
+}
+
+// A data descriptor (defines __set__ or __delete__) wins over the instance dict.
+bool isDataDescriptor(const Value &attr) {
+  if (attr.as<PropertyObject>()) return true;
+  auto *d = attr.as<InstanceObject>();
+  return d && (d->klass->lookup("__set__") || d->klass->lookup("__delete__"));
+}
+
+// The namespace of a class as a dict, in definition order.
+Value classDict(Interpreter &in, ClassObject *cls) {
+  auto d = make<DictObject>();
+  for (auto &[k, unused] : cls->dictOrder) {
+    auto it = cls->dict.find(k);
+    if (it != cls->dict.end()) d->set(in, in.str(k), it->second);
+  }
+  return Value(d);
+}
+
+// A class attribute read through the class: functions stay plain,
+// classmethods bind the class, descriptors get __get__(None, cls).
+Value classAttribute(Interpreter &in, const Value &cls, const Value &v) {
+  if (auto *sm = v.as<StaticMethodObject>()) return sm->func;
+  if (auto *cm = v.as<ClassMethodObject>()) return Value(make<BoundMethod>(cls, cm->func));
+  if (auto *d = v.as<InstanceObject>())
+    if (auto get = d->klass->lookup("__get__")) {
+      Value args[] = {Value(), cls};
+      return in.call(Value(make<BoundMethod>(v, *get)), args);
+    }
+  return v;
+}
+Value functionDoc(Interpreter &in, const FunctionObject &fn) {
+  if (!fn.def || fn.def->body.empty()) return Value();
+  if (auto *es = llvm::dyn_cast<ast::ExprStmt>(fn.def->body[0].get()))
+    if (auto *c = llvm::dyn_cast<ast::Constant>(es->value.get()); c && c->type == ast::Constant::Type::Str)
+      return in.str(c->s);
+  return Value();
+}
+
+// A class whose every user-defined class in the MRO declares __slots__
+// (without "__dict__") accepts only those attribute names.
+void checkSlots(Interpreter &in, InstanceObject &inst, const std::string &name) {
+  std::vector<std::string> allowed;
+  for (ClassObject *c : inst.klass->mro) {
+    if (c->construct || (c->isException && c->dict.count("__builtin__"))) continue;
+    auto it = c->dict.find("__slots__");
+    if (it == c->dict.end()) return;
+    if (auto *s = it->second.as<StrObject>()) allowed.push_back(s->s);
+    else
+      for (auto &v : in.toList(it->second)) allowed.push_back(in.str(v));
+  }
+  for (auto &a : allowed)
+    if (a == name || a == "__dict__") return;
+  in.raise("AttributeError", fmt::format("'{}' object has no attribute '{}'", inst.klass->name, name));
 }
 }  // namespace
 
 std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string &name) {
   if (auto *inst = obj.as<InstanceObject>()) {
     if (name == "__class__") return Value(inst->klass);
-    if (name == "__dict__") {
-      auto d = make<DictObject>();
-      for (auto &k : inst->attrOrder)
-        if (inst->attrs.count(k)) d->set(*this, str(k), inst->attrs[k]);
-      return Value(d);
-    }
+    if (name == "__dict__") return instanceDict(*this, obj);
     auto cattr = inst->klass->lookup(name);
-    if (cattr && cattr->as<PropertyObject>()) return bindDescriptor(*this, *cattr, obj, inst->klass.get());
+    if (cattr && isDataDescriptor(*cattr)) return bindDescriptor(*this, *cattr, obj, inst->klass.get());
     auto it = inst->attrs.find(name);
     if (it != inst->attrs.end()) return it->second;
+    if (cattr && !(cattr->as<NativeFunction>() && !inst->builtinValue.isNone()))
+      return bindDescriptor(*this, *cattr, obj, inst->klass.get());
+    if (inst->klass->isException && (name == "__cause__" || name == "__context__" || name == "__traceback__"))
+      return Value();
+    if (!inst->builtinValue.isNone()) {
+      if (auto m = builtinMethod(*this, inst->builtinValue, name)) return m;
+      if (auto m = builtinDunder(*this, inst->builtinValue, name)) return m;
+    }
     if (cattr) return bindDescriptor(*this, *cattr, obj, inst->klass.get());
-    if (inst->klass->isException && (name == "__cause__" || name == "__context__")) return Value();
     if (auto ga = inst->klass->lookup("__getattr__")) {
       Value args[] = {str(name)};
       return call(Value(make<BoundMethod>(obj, *ga)), args);
@@ -48,6 +112,14 @@ std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string
   }
   if (auto *cls = obj.as<ClassObject>()) {
     if (name == "__name__") return str(cls->name);
+    if (name == "__class__") return Value(typeOf(obj));
+    if (name == "__dict__") return classDict(*this, cls);
+    if (name == "mro")
+      return native("mro", [obj](Interpreter &in, Args, const Kwargs &) {
+        std::vector<Value> m;
+        for (auto *c : obj.as<ClassObject>()->mro) m.push_back(Value(Ref<Object>(c)));
+        return in.list(std::move(m));
+      });
     if (name == "__mro__") {
       std::vector<Value> m;
       for (auto *c : cls->mro) m.push_back(Value(Ref<Object>(c)));
@@ -89,20 +161,37 @@ std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string
         });
       }
     }
-    if (!v) return std::nullopt;
-    if (auto *sm = v->as<StaticMethodObject>()) return sm->func;
-    if (auto *cm = v->as<ClassMethodObject>()) return Value(make<BoundMethod>(obj, cm->func));
-    return v;
+    if (!v) {
+      // The metaclass's attributes, bound to the class.
+      if (cls->metaclass)
+        if (auto m = cls->metaclass->lookup(name)) return bindDescriptor(*this, *m, obj, cls->metaclass.get());
+      if (name == "__module__") return str("builtins");
+      if (name == "__qualname__") return str(cls->name);
+      if (name == "__doc__" || name == "__annotations__") return name == "__doc__" ? Value() : Value(make<DictObject>());
+      return std::nullopt;
+    }
+    return classAttribute(*this, obj, *v);
   }
   if (auto *s = obj.as<SuperObject>()) {
     ClassObject *start = s->start;
     Ref<ClassObject> t = typeOf(s->self);
-    const ClassObject *mroOwner = s->self.as<ClassObject>() ? s->self.as<ClassObject>() : t.get();
+    // super() in a classmethod walks the class's own MRO; in a metaclass
+    // method (self is a class, start a metaclass), its type's.
+    auto *selfCls = s->self.as<ClassObject>();
+    const ClassObject *mroOwner = selfCls && selfCls->isSubclassOf(start) ? selfCls : t.get();
     bool after = false;
     for (ClassObject *c : mroOwner->mro) {
       if (after) {
+        if (c->construct && c->name != "object" && c->name != "type" && builtinPart(s->self))
+          if (auto m = builtinDunder(*this, s->self, name)) return m;
         auto it = c->dict.find(name);
-        if (it != c->dict.end()) return bindDescriptor(*this, it->second, s->self, c);
+        if (it != c->dict.end()) {
+          if (selfCls && selfCls->isSubclassOf(start)) return classAttribute(*this, s->self, it->second);
+          return bindDescriptor(*this, it->second, s->self, c);
+        }
+        if (c->construct && c->name != "object" && c->name != "type")
+          if (const Value *b = builtinPart(s->self))
+            if (auto m = builtinMethod(*this, *b, name)) return m;
       }
       if (c == start) after = true;
     }
@@ -119,14 +208,35 @@ std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string
       }
     return std::nullopt;
   }
+  if (name == "__class__") return Value(typeOf(obj));
   if (auto *fn = obj.as<FunctionObject>()) {
     if (name == "__name__") return str(fn->name);
     if (name == "__qualname__") return str(fn->qualname);
     auto it = fn->attrs.find(name);
     if (it != fn->attrs.end()) return it->second;
+    if (name == "__doc__") return functionDoc(*this, *fn);
+    if (name == "__module__") {
+      auto m = fn->globals ? fn->globals->vars.find("__name__") : decltype(fn->globals->vars.end()){};
+      return fn->globals && m != fn->globals->vars.end() ? m->second : Value();
+    }
+    if (name == "__dict__") {
+      auto d = make<DictObject>();
+      for (auto &[k, v] : fn->attrs) d->set(*this, str(k), v);
+      return Value(d);
+    }
+    if (name == "__get__") {
+      // functions are descriptors: f.__get__(obj) is the bound method
+      return native("__get__", [obj](Interpreter &in, Args a, const Kwargs &) -> Value {
+        if (a.empty() || a[0].isNone()) return obj;
+        return Value(make<BoundMethod>(a[0], obj));
+      });
+    }
     return std::nullopt;
   }
-  if (auto *nf = obj.as<NativeFunction>(); nf && name == "__name__") return str(nf->name);
+  if (auto *nf = obj.as<NativeFunction>()) {
+    if (name == "__name__" || name == "__qualname__") return str(nf->name);
+    if (name == "__doc__") return Value();
+  }
   if (auto *bm = obj.as<BoundMethod>()) {
     if (name == "__self__") return bm->self;
     if (name == "__func__") return bm->func;
@@ -135,7 +245,8 @@ std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string
   if (Object *o = obj.obj()) {
     if (auto v = o->getAttr(*this, name)) return v;
   }
-  return builtinMethod(*this, obj, name);
+  if (auto m = builtinMethod(*this, obj, name)) return m;
+  return builtinDunder(*this, obj, name);
 }
 
 Value Interpreter::getAttr(const Value &obj, const std::string &name) {
@@ -155,12 +266,20 @@ void Interpreter::setAttr(const Value &obj, const std::string &name, const Value
   if (auto *inst = obj.as<InstanceObject>()) {
     if (auto cattr = inst->klass->lookup(name)) {
       if (auto *p = cattr->as<PropertyObject>()) {
-        if (p->setter.isNone()) raise("AttributeError", fmt::format("can't set attribute '{}'", name));
+        if (p->setter.isNone())
+          raise("AttributeError", fmt::format("property '{}' of '{}' object has no setter", name, inst->klass->name));
         Value args[] = {obj, v};
         call(p->setter, args);
         return;
       }
+      if (auto *d = cattr->as<InstanceObject>())
+        if (auto set = d->klass->lookup("__set__")) {
+          Value args[] = {obj, v};
+          call(Value(make<BoundMethod>(*cattr, *set)), args);
+          return;
+        }
     }
+    checkSlots(*this, *inst, name);
     if (auto sa = inst->klass->lookup("__setattr__"); sa && !sa->as<NativeFunction>()) {
       Value args[] = {str(name), v};
       call(Value(make<BoundMethod>(obj, *sa)), args);
@@ -183,6 +302,53 @@ void Interpreter::setAttr(const Value &obj, const std::string &name, const Value
   }
   if (Object *o = obj.obj())
     if (o->setAttr(*this, name, v)) return;
+  raise("AttributeError", fmt::format("'{}' object has no attribute '{}'", typeName(obj), name));
+}
+
+}  // namespace tfs::runtime
+
+namespace tfs::runtime {
+
+void Interpreter::delAttr(const Value &obj, const std::string &name) {
+  if (auto *inst = obj.as<InstanceObject>()) {
+    if (auto cattr = inst->klass->lookup(name)) {
+      if (auto *p = cattr->as<PropertyObject>()) {
+        if (p->deleter.isNone())
+          raise("AttributeError", fmt::format("property '{}' of '{}' object has no deleter", name, inst->klass->name));
+        Value args[] = {obj};
+        call(p->deleter, args);
+        return;
+      }
+      if (auto *d = cattr->as<InstanceObject>())
+        if (auto del = d->klass->lookup("__delete__")) {
+          Value args[] = {obj};
+          call(Value(make<BoundMethod>(*cattr, *del)), args);
+          return;
+        }
+    }
+    if (auto da = inst->klass->lookup("__delattr__"); da && !da->as<NativeFunction>()) {
+      Value args[] = {str(name)};
+      call(Value(make<BoundMethod>(obj, *da)), args);
+      return;
+    }
+    if (inst->attrs.erase(name)) {
+      std::erase(inst->attrOrder, name);
+      return;
+    }
+    raise("AttributeError", fmt::format("'{}' object has no attribute '{}'", inst->klass->name, name));
+  }
+  if (auto *cls = obj.as<ClassObject>()) {
+    if (cls->dict.erase(name)) {
+      std::erase_if(cls->dictOrder, [&](auto &kv) { return kv.first == name; });
+      return;
+    }
+    raise("AttributeError", fmt::format("type object '{}' has no attribute '{}'", cls->name, name));
+  }
+  if (auto *m = obj.as<ModuleObject>()) {
+    if (m->scope->vars.erase(name)) return;
+    raise("AttributeError", fmt::format("module '{}' has no attribute '{}'", m->name, name));
+  }
+  if (auto *fn = obj.as<FunctionObject>(); fn && fn->attrs.erase(name)) return;
   raise("AttributeError", fmt::format("'{}' object has no attribute '{}'", typeName(obj), name));
 }
 

@@ -4,6 +4,7 @@
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/generator.h"
 #include "runtime/interp/pyformat.h"
+#include "runtime/interp/signature.h"
 
 #include <algorithm>
 #include <cmath>
@@ -272,8 +273,8 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
   addType("dict", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     auto d = make<DictObject>();
     if (!a.empty()) {
-      if (auto *o = a[0].as<DictObject>()) {
-        for (auto &[k, v] : o->items()) d->set(in, k, v);
+      if (auto items = mappingItems(in, a[0])) {
+        for (auto &[k, v] : *items) d->set(in, k, v);
       } else {
         for (auto &pair : in.toList(a[0])) {
           auto kv = in.toList(pair);
@@ -309,14 +310,45 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     else if (a.size() >= 2) { s->lower = a[0]; s->upper = a[1]; if (a.size() > 2) s->step = a[2]; }
     return s;
   });
-  addType("type", [](Interpreter &in, Args a, const Kwargs &) -> Value {
-    if (a.size() != 1) in.raise("TypeError", "type() takes 1 argument (tfs does not create classes with type())");
-    return in.typeOf(a[0]);
+  auto type = addType("type", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
+    if (a.size() == 1 && kw.empty()) return in.typeOf(a[0]);
+    if (a.size() == 3) return typeNew(in, nullptr, a, kw);
+    in.raise("TypeError", "type() takes 1 or 3 arguments");
   });
-  addType("property", [](Interpreter &, Args a, const Kwargs &) -> Value {
+  auto staticNative = [&](const char *name, NativeFn fn) {
+    auto sm = make<StaticMethodObject>();
+    sm->func = in.native(name, std::move(fn));
+    return Value(sm);
+  };
+  type->setAttr("__new__", staticNative("__new__", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
+    if (a.empty()) in.raise("TypeError", "type.__new__(): not enough arguments");
+    auto *mcs = a[0].as<ClassObject>();
+    if (!mcs) in.raise("TypeError", fmt::format("type.__new__(X): X is not a type object ({})", in.typeName(a[0])));
+    return typeNew(in, mcs, a.subspan(1), kw);
+  }));
+  type->setAttr("__init__", in.native("__init__", [](Interpreter &, Args, const Kwargs &) { return Value(); }));
+  type->setAttr("__call__", in.native("__call__", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
+    auto *cls = a.empty() ? nullptr : a[0].as<ClassObject>();
+    if (!cls) in.raise("TypeError", "descriptor '__call__' requires a 'type' object");
+    return defaultInstantiate(in, cls, a.subspan(1), kw);
+  }));
+  object->setAttr("__new__", staticNative("__new__", [](Interpreter &in, Args a, const Kwargs &) -> Value {
+    if (a.empty()) in.raise("TypeError", "object.__new__(): not enough arguments");
+    return objectNew(in, a[0], a.subspan(1));
+  }));
+  {
+    auto cm = make<ClassMethodObject>();
+    cm->func = in.native("__init_subclass__", [](Interpreter &, Args, const Kwargs &) { return Value(); });
+    object->setAttr("__init_subclass__", Value(cm));
+  }
+  addType("property", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     auto p = make<PropertyObject>();
-    if (!a.empty()) p->getter = a[0];
-    if (a.size() > 1) p->setter = a[1];
+    static const Signature sig("property(fget=None, fset=None, fdel=None, doc=None)");
+    Bound v = sig.bind(in, a, kw);
+    p->getter = v[0];
+    p->setter = v[1];
+    p->deleter = v[2];
+    p->doc = v[3];
     return p;
   });
   addType("staticmethod", [](Interpreter &, Args a, const Kwargs &) -> Value {
@@ -489,7 +521,7 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
   });
   def("setattr", [](Interpreter &in, Args a, const Kwargs &) { in.setAttr(a[0], in.str(a[1]), a[2]); return Value(); });
   def("delattr", [](Interpreter &in, Args a, const Kwargs &) {
-    if (auto *inst = a[0].as<InstanceObject>()) inst->attrs.erase(in.str(a[1]));
+    in.delAttr(a[0], in.str(a[1]));
     return Value();
   });
   def("id", [](Interpreter &in, Args a, const Kwargs &) {

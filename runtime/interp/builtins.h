@@ -17,6 +17,38 @@ Value newKeyError(Interpreter &in, const Value &key);
 void installExceptionDetails(Interpreter &in);
 // str(exc) for exceptions whose message is not their args (OSError).
 std::optional<std::string> specialExceptionMessage(Interpreter &in, InstanceObject &inst);
+// obj.__dict__ of an instance: a live view of its attributes (instance_dict.cpp).
+Value instanceDict(Interpreter &in, const Value &instance);
+// The (key, value) pairs of a mapping (a dict, a dict subclass, anything
+// with keys() and [] like CPython's dict(m)); nullopt for a non-mapping.
+std::optional<std::vector<std::pair<Value, Value>>> mappingItems(Interpreter &in, const Value &v);
+// --- classes (classes.cpp) ---
+ClassObject *typeClass(Interpreter &in);
+bool isMetaclass(Interpreter &in, const ClassObject *c);  // a subclass of type
+// The built-in type a class derives from (dict for class D(dict)), or null.
+ClassObject *builtinBase(const ClassObject *cls);
+// The built-in value of an instance of such a class, or null.
+const Value *builtinPart(const Value &v);
+// v itself, or the built-in value inside an instance of a subclass of a built-in type.
+inline const Value &unwrapBuiltin(const Value &v) {
+  const Value *b = builtinPart(v);
+  return b ? *b : v;
+}
+Ref<ClassObject> createClass(Interpreter &in, const std::string &name, std::vector<Ref<ClassObject>> bases,
+                             const std::vector<std::pair<std::string, Value>> &ns, Ref<ClassObject> metaclass,
+                             const Kwargs &kwargs);
+Value typeNew(Interpreter &in, ClassObject *mcs, Args a, const Kwargs &kw);
+Value objectNew(Interpreter &in, const Value &cls, Args rest);
+// Calling a class: its metaclass's __call__, else defaultInstantiate.
+Value instantiate(Interpreter &in, ClassObject *cls, Args args, const Kwargs &kwargs);
+// __new__ then __init__ (type.__call__).
+Value defaultInstantiate(Interpreter &in, ClassObject *cls, Args args, const Kwargs &kwargs);
+// Dunder methods of built-in values, bound (dunders.cpp): (1).__add__,
+// d.__getitem__, and super().__init__ / super().__setitem__ in a subclass
+// of a built-in type.
+std::optional<Value> builtinDunder(Interpreter &in, const Value &self, const std::string &name);
+// The method `name` of cls's metaclass bound to cls, if it has a user metaclass defining it.
+std::optional<Value> metaclassMethod(Interpreter &in, const Value &cls, const char *name);
 // `del l[a:b:c]`.
 void deleteListSlice(Interpreter &in, ListObject &l, const SliceObject &s);
 // `x in range(...)` for an int x, by arithmetic.

@@ -3,6 +3,7 @@
 // a new scope, bound methods, classes (instantiation via __init__), native
 // functions and native objects; recursion limit and call-site tracking.
 #include "ir/op_table.h"
+#include "runtime/interp/builtins.h"
 #include "runtime/interp/coroutine.h"
 #include "runtime/interp/eval.h"
 #include "runtime/interp/generator.h"
@@ -173,22 +174,7 @@ Value Interpreter::callUnchecked(const Value &f, Args args, const Kwargs &kwargs
     all.insert(all.end(), args.begin(), args.end());
     return call(bm->func, all, kwargs);
   }
-  if (auto *cls = f.as<ClassObject>()) {
-    if (cls->construct) return cls->construct(*this, args, kwargs);
-    // Find a native constructor up the MRO (subclasses of built-in types).
-    for (ClassObject *c : cls->mro)
-      if (c != cls && c->construct && c->isException) break;
-    auto inst = make<InstanceObject>(Ref<ClassObject>(cls));
-    Value self = inst;
-    if (cls->isException) inst->set("args", tuple(std::vector<Value>(args.begin(), args.end())));
-    if (auto init = cls->lookup("__init__")) {
-      Value r = call(Value(make<BoundMethod>(self, *init)), args, kwargs);
-      if (!r.isNone()) raise("TypeError", fmt::format("__init__() should return None, not '{}'", typeName(r)));
-    } else if (!args.empty() && !cls->isException) {
-      raise("TypeError", fmt::format("{}() takes no arguments", cls->name));
-    }
-    return self;
-  }
+  if (auto *cls = f.as<ClassObject>()) return instantiate(*this, cls, args, kwargs);
   if (auto *inst = f.as<InstanceObject>()) {
     if (auto c = inst->klass->lookup("__call__")) return call(Value(make<BoundMethod>(f, *c)), args, kwargs);
   }

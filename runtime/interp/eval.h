@@ -18,6 +18,7 @@ struct Frame {
   Value firstArg;      // for zero-argument super()
   Value retval;
   GeneratorState *generator = nullptr;  // set in a generator's frame
+  std::vector<std::string> classOrder;  // a class body's names, first bound first
 };
 
 // Names local to a function body (assigned, not declared global/nonlocal).

@@ -3,6 +3,7 @@
 // scope), lambdas, f-strings. Each operation records its span first so
 // errors point at the expression.
 #include "autograph/analysis.h"
+#include "runtime/interp/builtins.h"
 #include "runtime/interp/eval.h"
 #include "runtime/interp/generator.h"
 #include "runtime/interp/pyformat.h"
@@ -76,6 +77,12 @@ Value Evaluator::load(const std::string &name, const Expr &at) {
 }
 
 void Evaluator::store(const std::string &name, Value v) {
+  if (f.classBody) [[unlikely]] {
+    auto [it, fresh] = f.locals->vars.try_emplace(name, std::move(v));
+    if (fresh) f.classOrder.push_back(name);
+    else it->second = std::move(v);
+    return;
+  }
   if (f.code) {
     if (f.code->globals.count(name)) {
       f.globals->vars[name] = std::move(v);
@@ -233,12 +240,10 @@ Value Evaluator::eval(const Expr &e) {
     for (size_t i = 0; i < d.values.size(); ++i) {
       if (!d.keys[i]) {
         Value other = eval(*d.values[i]);
-        auto *od = other.as<DictObject>();
-        if (!od) {
-          in.span_ = d.values[i]->span;
-          in.raise("TypeError", fmt::format("'{}' object is not a mapping", in.typeName(other)));
-        }
-        for (auto &[k, v] : od->items()) dict->set(in, k, v);
+        in.span_ = d.values[i]->span;
+        auto items = mappingItems(in, other);
+        if (!items) in.raise("TypeError", fmt::format("'{}' object is not a mapping", in.typeName(other)));
+        for (auto &[k, v] : *items) dict->set(in, k, v);
         continue;
       }
       Value k = eval(*d.keys[i]);
@@ -300,10 +305,10 @@ Value Evaluator::evalCall(const Call &c) {
   for (const auto &k : c.keywords) {
     Value v = eval(*k.value);
     if (k.name.empty()) {
-      auto *d = v.as<DictObject>();
       in.span_ = k.span;
-      if (!d) in.raise("TypeError", fmt::format("argument after ** must be a mapping, not {}", in.typeName(v)));
-      for (auto &[key, val] : d->items()) {
+      auto items = mappingItems(in, v);
+      if (!items) in.raise("TypeError", fmt::format("argument after ** must be a mapping, not {}", in.typeName(v)));
+      for (auto &[key, val] : *items) {
         auto *ks = key.as<StrObject>();
         if (!ks) in.raise("TypeError", "keywords must be strings");
         kwargs.emplace_back(ks->s, val);

@@ -101,12 +101,19 @@ void Evaluator::del(const Expr &target) {
         return;
       }
     }
+    if (base.obj() && !base.as<StrObject>() && !base.as<TupleObject>())
+      if (auto m = in.getAttrOpt(base, "__delitem__")) {
+        Value args[] = {idx};
+        in.call(*m, args);
+        return;
+      }
     in.raise("TypeError", fmt::format("'{}' object doesn't support item deletion", in.typeName(base)));
   }
   if (auto *a = llvm::dyn_cast<Attribute>(&target)) {
     Value base = eval(*a->value);
-    if (auto *inst = base.as<InstanceObject>(); inst && inst->attrs.erase(a->attr)) return;
-    in.raise("AttributeError", a->attr);
+    in.span_ = target.span;
+    in.delAttr(base, a->attr);
+    return;
   }
   if (auto *t = llvm::dyn_cast<Sequence>(&target)) {
     for (const auto &e : t->elts) del(*e);
@@ -155,68 +162,6 @@ Value Evaluator::defineFunction(const FunctionDef &def) {
   for (size_t i = def.decorators.size(); i-- > 0;) {
     Value d = eval(*def.decorators[i]);
     in.span_ = def.decorators[i]->span;
-    Value args[] = {v};
-    v = in.call(d, args);
-  }
-  return v;
-}
-
-Value Evaluator::defineClass(const ClassDef &def) {
-  auto cls = make<ClassObject>();
-  cls->name = def.name;
-  for (const auto &b : def.bases) {
-    Value bv = eval(*b);
-    in.span_ = b->span;
-    auto *bc = bv.as<ClassObject>();
-    if (!bc) in.raise("TypeError", "bases must be types");
-    cls->bases.push_back(Ref<ClassObject>(bc));
-  }
-  if (cls->bases.empty()) cls->bases.push_back(Ref<ClassObject>(in.builtin("object").as<ClassObject>()));
-  // MRO: C3 linearization.
-  std::vector<std::vector<ClassObject *>> seqs;
-  for (auto &b : cls->bases) seqs.push_back(b->mro);
-  std::vector<ClassObject *> direct;
-  for (auto &b : cls->bases) direct.push_back(b.get());
-  seqs.push_back(direct);
-  cls->mro.push_back(cls.get());
-  for (;;) {
-    bool empty = true;
-    for (auto &s : seqs) if (!s.empty()) empty = false;
-    if (empty) break;
-    ClassObject *pick = nullptr;
-    for (auto &s : seqs) {
-      if (s.empty()) continue;
-      ClassObject *cand = s.front();
-      bool inTail = false;
-      for (auto &t : seqs)
-        for (size_t i = 1; i < t.size(); ++i) if (t[i] == cand) inTail = true;
-      if (!inTail) { pick = cand; break; }
-    }
-    in.span_ = def.span;
-    if (!pick) in.raise("TypeError", "Cannot create a consistent method resolution order (MRO)");
-    cls->mro.push_back(pick);
-    for (auto &s : seqs) if (!s.empty() && s.front() == pick) s.erase(s.begin());
-  }
-  for (auto &b : cls->bases) cls->isException |= b->isException;
-  // Run the body in the class namespace.
-  Frame body;
-  body.locals = make<Scope>();
-  body.locals->parent = f.locals.get() != f.globals.get() ? f.locals : Ref<Scope>();
-  body.globals = f.globals;
-  body.classBody = true;
-  body.function = nullptr;
-  // Methods defined in the body know their class (zero-argument super()).
-  auto holder = make<FunctionObject>();
-  holder->definingClass = cls.get();
-  body.function = holder.get();
-  Evaluator ev{in, body};
-  ev.execBody(def.body);
-  for (auto &[k, v] : body.locals->vars) cls->setAttr(k, v);
-  cls->setAttr("__name__", in.str(def.name));
-  cls->setAttr("__qualname__", in.str(def.name));
-  Value v = cls;
-  for (size_t i = def.decorators.size(); i-- > 0;) {
-    Value d = eval(*def.decorators[i]);
     Value args[] = {v};
     v = in.call(d, args);
   }

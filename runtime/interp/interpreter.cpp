@@ -250,6 +250,7 @@ Ref<ClassObject> Interpreter::typeOf(const Value &v) {
       Ref<ClassObject> object = cls("object");
       c->bases.push_back(object);
       c->mro = {c.get(), object.get()};
+      c->setAttr("__builtin__", Value::boolean(true));
       slot = Value(c);
     }
     return Ref<ClassObject>(slot.as<ClassObject>());

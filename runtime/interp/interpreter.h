@@ -47,6 +47,7 @@ public:
   Value getAttr(const Value &obj, const std::string &name);
   std::optional<Value> getAttrOpt(const Value &obj, const std::string &name);
   void setAttr(const Value &obj, const std::string &name, const Value &v);
+  void delAttr(const Value &obj, const std::string &name);  // `del obj.name`
   Value binary(BinOp op, const Value &a, const Value &b);
   Value compare(CmpOp op, const Value &a, const Value &b);
   bool equals(const Value &a, const Value &b);

@@ -415,7 +415,7 @@ Value dictMethod(Interpreter &in, DictObject &d, const std::string &name, Args a
   }
   if (name == "update") {
     if (!a.empty()) {
-      if (auto *o = a[0].as<DictObject>()) for (auto &[k, v] : o->items()) d.set(in, k, v);
+      if (auto items = mappingItems(in, a[0])) for (auto &[k, v] : *items) d.set(in, k, v);
       else for (auto &p : in.toList(a[0])) { auto kv = in.toList(p); d.set(in, kv.at(0), kv.at(1)); }
     }
     for (const auto &[k, v] : kw) d.set(in, in.str(k), v);
@@ -475,6 +475,20 @@ Value setMethod(Interpreter &in, SetObject &s, const std::string &name, Args a) 
     for (auto &[k, v] : s.d->items()) c->d->set(in, k, Value());
     return c;
   }
+  if (name == "clear") {
+    s.d->clearReferences();
+    return Value();
+  }
+  if (name == "difference_update" || name == "intersection_update" || name == "symmetric_difference_update") {
+    auto other = make<SetObject>();
+    for (auto &v : in.toList(argAt(in, a, 0))) other->d->set(in, v, Value());
+    BinOp op = name[0] == 'd' ? BinOp::Sub : name[0] == 'i' ? BinOp::And : BinOp::Xor;
+    Value r = in.binary(op, Value(Ref<Object>(&s)), Value(other));
+    Ref<DictObject> fresh = make<DictObject>();
+    for (auto &[k, v] : r.as<SetObject>()->d->items()) fresh->set(in, k, Value());
+    s.d = fresh;
+    return Value();
+  }
   if (name == "pop") {
     auto items = s.d->items();
     if (items.empty()) in.raiseValue(newKeyError(in, in.str("pop from an empty set")));
@@ -530,6 +544,22 @@ std::optional<Value> builtinMethod(Interpreter &in, const Value &self, const std
     if (name == "decode") return bind([](Interpreter &in, const Value &s, const std::string &, Args, const Kwargs &) { return in.str(s.as<BytesObject>()->s); });
     return std::nullopt;
   }
+  auto known = [&](std::initializer_list<const char *> names) {
+    for (const char *n : names)
+      if (name == n) return true;
+    return false;
+  };
+  if (self.as<ListObject>() && !known({"append", "extend", "insert", "pop", "remove", "index", "count", "clear",
+                                       "copy", "reverse", "sort"}))
+    return std::nullopt;
+  if (self.as<DictObject>() && !known({"keys", "values", "items", "popitem", "get", "setdefault", "pop", "update",
+                                       "copy", "clear"}))
+    return std::nullopt;
+  if (self.as<SetObject>() && !known({"add", "discard", "remove", "update", "union", "intersection", "difference",
+                                      "symmetric_difference", "issubset", "issuperset", "isdisjoint", "copy", "pop",
+                                      "clear", "difference_update", "intersection_update",
+                                      "symmetric_difference_update"}))
+    return std::nullopt;
   if (self.as<ListObject>())
     return bind([](Interpreter &in, const Value &s, const std::string &n, Args a, const Kwargs &kw) {
       return listMethod(in, *s.as<ListObject>(), s, n, a, kw);
@@ -550,16 +580,21 @@ std::optional<Value> builtinMethod(Interpreter &in, const Value &self, const std
       return setMethod(in, *s.as<SetObject>(), n, a);
     });
   if (auto *p = self.as<PropertyObject>()) {
-    if (name == "setter" || name == "getter") {
-      Value getter = p->getter, setter = p->setter;
-      return in.native(name, [getter, setter, name](Interpreter &, Args a, const Kwargs &) -> Value {
+    if (name == "setter" || name == "getter" || name == "deleter") {
+      Ref<PropertyObject> old(p);
+      return in.native(name, [old, name](Interpreter &, Args a, const Kwargs &) -> Value {
         auto np = make<PropertyObject>();
-        np->getter = name == "getter" ? a[0] : getter;
-        np->setter = name == "setter" ? a[0] : setter;
+        np->getter = name == "getter" ? a[0] : old->getter;
+        np->setter = name == "setter" ? a[0] : old->setter;
+        np->deleter = name == "deleter" ? a[0] : old->deleter;
+        np->doc = old->doc;
         return np;
       });
     }
     if (name == "fget") return p->getter;
+    if (name == "fset") return p->setter;
+    if (name == "fdel") return p->deleter;
+    if (name == "__doc__") return p->doc.isNone() && !p->getter.isNone() ? in.getAttrOpt(p->getter, "__doc__").value_or(Value()) : p->doc;
   }
   if (auto *r = self.as<RangeObject>()) {
     if (name == "start") return Value::integer(r->start);

@@ -340,6 +340,11 @@ Value Interpreter::binary(BinOp op, const Value &a, const Value &b) {
         Value r = call(Value(make<BoundMethod>(self, *m)), args);
         if (!r.is(builtin("NotImplemented"))) return r;
       }
+      if (const Value *b = builtinPart(self)) {
+        Value x = reflected ? other : *b, y = reflected ? *b : other;
+        if (isNumber(x) && isNumber(y)) return numericBinary(*this, op, x, y);
+        return sequenceBinary(*this, op, unwrapBuiltin(x), unwrapBuiltin(y));
+      }
       return std::nullopt;
     }
     if (Object *o = self.obj()) return o->binary(*this, op, other, reflected);
@@ -367,6 +372,7 @@ Value Interpreter::unary(UnaryOp op, const Value &a) {
   if (auto *inst = a.as<InstanceObject>()) {
     const char *name = op == UnaryOp::Neg ? "__neg__" : op == UnaryOp::Pos ? "__pos__" : "__invert__";
     if (auto m = inst->klass->lookup(name)) return call(Value(make<BoundMethod>(a, *m)), {});
+    if (const Value *b = builtinPart(a)) return unary(op, *b);
   } else if (Object *o = a.obj()) {
     if (auto r = o->unary(*this, op)) return *r;
   }
@@ -408,6 +414,7 @@ Value Interpreter::compare(CmpOp op, const Value &a, const Value &b) {
         Value r = call(Value(make<BoundMethod>(self, *m)), args);
         if (!r.is(builtin("NotImplemented"))) return r;
       }
+      if (const Value *b = builtinPart(self)) return compare(o, *b, other);
       return std::nullopt;
     }
     if (Object *obj = self.obj()) return obj->compare(*this, o, other);
@@ -439,8 +446,11 @@ bool Interpreter::truth(const Value &v) {
   if (auto *inst = v.as<InstanceObject>()) {
     if (auto m = inst->klass->lookup("__bool__")) return truth(call(Value(make<BoundMethod>(v, *m)), {}));
     if (auto m = inst->klass->lookup("__len__")) return toInt(call(Value(make<BoundMethod>(v, *m)), {})) != 0;
+    if (const Value *b = builtinPart(v)) return truth(*b);
     return true;
   }
+  if (v.as<ClassObject>())
+    if (auto m = metaclassMethod(*this, v, "__len__")) return toInt(call(*m, {})) != 0;
   if (auto r = v.obj()->truth(*this)) return *r;
   return true;
 }
@@ -455,6 +465,9 @@ int64_t Interpreter::length(const Value &v) {
   if (auto *r = v.as<RangeObject>()) return r->size();
   if (auto *inst = v.as<InstanceObject>()) {
     if (auto m = inst->klass->lookup("__len__")) return toInt(call(Value(make<BoundMethod>(v, *m)), {}));
+    if (const Value *b = builtinPart(v)) return length(*b);
+  } else if (auto m = metaclassMethod(*this, v, "__len__")) {
+    return toInt(call(*m, {}));
   } else if (Object *o = v.obj()) {
     if (auto n = o->length(*this)) return *n;
   }
@@ -512,6 +525,7 @@ Value Interpreter::iter(const Value &v) {
       }
       return it;
     }
+    if (const Value *b = builtinPart(v)) return iter(*b);
     if (inst->klass->lookup("__getitem__")) {
       std::vector<Value> items;
       for (int64_t i = 0;; ++i) {
@@ -524,6 +538,8 @@ Value Interpreter::iter(const Value &v) {
       }
       return iter(list(std::move(items)));
     }
+  } else if (auto m = metaclassMethod(*this, v, "__iter__")) {
+    return iter(call(*m, {}));
   } else if (Object *o = v.obj()) {
     if (auto it = o->iter(*this)) return *it;
   }
@@ -611,6 +627,23 @@ Value Interpreter::getItem(const Value &obj, const Value &key) {
       Value args[] = {key};
       return call(Value(make<BoundMethod>(obj, *m)), args);
     }
+    if (const Value *b = builtinPart(obj)) {
+      if (auto *d = b->as<DictObject>(); d && !d->get(*this, key))
+        if (auto miss = inst->klass->lookup("__missing__")) {
+          Value args[] = {key};
+          return call(Value(make<BoundMethod>(obj, *miss)), args);
+        }
+      return getItem(*b, key);
+    }
+  } else if (auto *cls = obj.as<ClassObject>()) {
+    Value args[] = {key};
+    if (auto m = metaclassMethod(*this, obj, "__getitem__")) return call(*m, args);
+    if (auto m = cls->lookup("__class_getitem__")) {
+      Value f = *m;
+      if (auto *cm = f.as<ClassMethodObject>()) f = cm->func;
+      if (f.as<NativeFunction>()) return call(f, args);
+      return call(Value(make<BoundMethod>(obj, f)), args);
+    }
   } else if (Object *o = obj.obj()) {
     if (auto v = o->getItem(*this, key)) return *v;
   }
@@ -650,6 +683,7 @@ void Interpreter::setItem(const Value &obj, const Value &key, const Value &v) {
       call(Value(make<BoundMethod>(obj, *m)), args);
       return;
     }
+    if (const Value *b = builtinPart(obj)) return setItem(*b, key, v);
   } else if (Object *o = obj.obj()) {
     if (o->setItem(*this, key, v)) return;
   }
@@ -670,6 +704,10 @@ bool Interpreter::contains(const Value &c, const Value &item) {
       Value args[] = {item};
       return truth(call(Value(make<BoundMethod>(c, *m)), args));
     }
+    if (const Value *b = builtinPart(c)) return contains(*b, item);
+  } else if (auto m = metaclassMethod(*this, c, "__contains__")) {
+    Value args[] = {item};
+    return truth(call(*m, args));
   } else if (c.obj() && !c.as<ListObject>() && !c.as<TupleObject>() && !c.as<RangeObject>()) {
     if (auto r = c.obj()->contains(*this, item)) return *r;
   }
@@ -711,6 +749,7 @@ int64_t Interpreter::hash(const Value &v) {
       if (eq != c->dict.end() && !eq->second.as<NativeFunction>())
         raise("TypeError", fmt::format("unhashable type: '{}'", typeName(v)));
     }
+    if (const Value *b = builtinPart(v)) return hash(*b);
   } else if (auto h = v.obj()->hash(*this)) {
     return *h;
   }
@@ -721,6 +760,7 @@ int64_t Interpreter::toIndex(const Value &v) {
   if (v.isInt() || v.isBool()) return v.asInt();
   if (auto *inst = v.as<InstanceObject>()) {
     if (auto m = inst->klass->lookup("__index__")) return toIndex(call(Value(make<BoundMethod>(v, *m)), {}));
+    if (const Value *b = builtinPart(v); b && (b->isInt() || b->isBool())) return b->asInt();
   } else if (Object *o = v.obj()) {
     if (auto i = o->toInt(*this)) return *i;
   }
@@ -752,6 +792,7 @@ int64_t Interpreter::toInt(const Value &v) {
   if (auto *inst = v.as<InstanceObject>()) {
     if (auto m = inst->klass->lookup("__int__")) return toInt(call(Value(make<BoundMethod>(v, *m)), {}));
     if (auto m = inst->klass->lookup("__index__")) return toInt(call(Value(make<BoundMethod>(v, *m)), {}));
+    if (const Value *b = builtinPart(v)) return toInt(*b);
   } else if (Object *o = v.obj()) {
     if (auto i = o->toInt(*this)) return *i;
   }
@@ -777,6 +818,7 @@ double Interpreter::toFloat(const Value &v) {
   }
   if (auto *inst = v.as<InstanceObject>()) {
     if (auto m = inst->klass->lookup("__float__")) return toFloat(call(Value(make<BoundMethod>(v, *m)), {}));
+    if (const Value *b = builtinPart(v)) return toFloat(*b);
   } else if (Object *o = v.obj()) {
     if (auto d = o->toFloat(*this)) return *d;
   }

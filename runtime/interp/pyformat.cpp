@@ -29,6 +29,14 @@ std::string quoteStr(const std::string &s) {
 std::string quoteBytes(const std::string &s) { return bytesRepr(s); }
 
 namespace {
+std::string classModule(Interpreter &in, const ClassObject &c) {
+  auto it = c.dict.find("__module__");
+  return it != c.dict.end() && it->second.as<StrObject>() ? it->second.as<StrObject>()->s : "__main__";
+}
+std::string classQualname(Interpreter &in, const ClassObject &c) {
+  auto it = c.dict.find("__qualname__");
+  return it != c.dict.end() && it->second.as<StrObject>() ? it->second.as<StrObject>()->s : c.name;
+}
 thread_local int reprDepth = 0;
 
 std::string seqRepr(Interpreter &in, const std::vector<Value> &items, const char *open, const char *close,
@@ -80,8 +88,9 @@ std::string Interpreter::repr(const Value &v) {
     return r->step == 1 ? fmt::format("range({}, {})", r->start, r->stop)
                         : fmt::format("range({}, {}, {})", r->start, r->stop, r->step);
   if (auto *c = v.as<ClassObject>()) {
-    bool builtinType = c->construct != nullptr || (c->isException && c->dict.count("__builtin__"));
-    return fmt::format("<class '{}{}'>", builtinType ? "" : "__main__.", c->name);
+    if (auto m = metaclassMethod(*this, v, "__repr__")) return str(call(*m, {}));
+    if (c->construct != nullptr || c->dict.count("__builtin__")) return fmt::format("<class '{}'>", c->name);
+    return fmt::format("<class '{}.{}'>", classModule(*this, *c), classQualname(*this, *c));
   }
   if (auto *fn = v.as<FunctionObject>()) return fmt::format("<function {} at 0x{:x}>", fn->qualname, reinterpret_cast<uintptr_t>(fn));
   if (auto *nf = v.as<NativeFunction>()) return fmt::format("<built-in function {}>", nf->name);
@@ -99,7 +108,9 @@ std::string Interpreter::repr(const Value &v) {
       if (t && t->items.size() == 1) args = "(" + repr(t->items[0]) + ")";
       return inst->klass->name + args;
     }
-    return fmt::format("<__main__.{} object at 0x{:x}>", inst->klass->name, reinterpret_cast<uintptr_t>(inst));
+    if (const Value *b = builtinPart(v)) return repr(*b);
+    return fmt::format("<{}.{} object at 0x{:x}>", classModule(*this, *inst->klass), classQualname(*this, *inst->klass),
+                       reinterpret_cast<uintptr_t>(inst));
   }
   if (auto r = v.obj()->repr(*this)) return *r;
   return fmt::format("<{} object at 0x{:x}>", typeName(v), reinterpret_cast<uintptr_t>(v.obj()));
@@ -114,6 +125,10 @@ std::string Interpreter::str(const Value &v) {
       raise("TypeError", fmt::format("__str__ returned non-string (type {})", typeName(r)));
     }
     if (inst->klass->isException) return exceptionMessage(v);
+    if (const Value *b = builtinPart(v)) {
+      auto userRepr = inst->klass->lookup("__repr__");
+      if (!userRepr || !userRepr->as<FunctionObject>()) return str(*b);
+    }
     return repr(v);
   }
   if (Object *o = v.obj(); o && !v.as<ListObject>() && !v.as<TupleObject>() && !v.as<DictObject>())
@@ -127,6 +142,7 @@ std::string Interpreter::format(const Value &v, const std::string &spec) {
       Value args[] = {str(spec)};
       return str(call(Value(make<BoundMethod>(v, *m)), args));
     }
+    if (const Value *b = builtinPart(v)) return format(*b, spec);
     if (spec.empty()) return str(v);
     raise("TypeError", fmt::format("unsupported format string passed to {}.__format__", typeName(v)));
   }

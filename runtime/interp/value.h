@@ -339,7 +339,11 @@ struct ClassObject final : Object, CycleTracked {
   bool isException = false;
   // Native factory for instances of built-in types (int(), list()...).
   NativeFn construct;
+  // A metaclass other than `type` (class C(metaclass=M)): type(C) is M, and
+  // C's own operations (C(), iter(C), C[k], unknown attributes) go to M.
+  Ref<ClassObject> metaclass;
   const char *typeName() const override { return "type"; }
+  ClassObject *cls() const override { return metaclass.get(); }
   std::optional<Value> lookup(const std::string &attr) const;  // through the MRO
   void setAttr(const std::string &k, Value v);
   bool isSubclassOf(const ClassObject *other) const;
@@ -347,6 +351,7 @@ struct ClassObject final : Object, CycleTracked {
     std::vector<std::pair<std::string, Value>>().swap(dictOrder);
     std::unordered_map<std::string, Value>().swap(dict);
     construct = nullptr;
+    metaclass = Ref<ClassObject>();
   }
 };
 
@@ -354,6 +359,9 @@ struct InstanceObject final : Object, CycleTracked {
   Ref<ClassObject> klass;
   std::unordered_map<std::string, Value> attrs;
   std::vector<std::string> attrOrder;  // vars() order
+  // For an instance of a subclass of a built-in type (class D(dict)): the
+  // built-in value its inherited behaviour works on.
+  Value builtinValue;
   explicit InstanceObject(Ref<ClassObject> c) : klass(std::move(c)) {}
   const char *typeName() const override { return klass->name.c_str(); }
   ClassObject *cls() const override { return klass.get(); }
@@ -361,7 +369,10 @@ struct InstanceObject final : Object, CycleTracked {
     if (!attrs.count(k)) attrOrder.push_back(k);
     attrs[k] = std::move(v);
   }
-  void clearReferences() override { std::unordered_map<std::string, Value>().swap(attrs); }
+  void clearReferences() override {
+    std::unordered_map<std::string, Value>().swap(attrs);
+    builtinValue = Value();
+  }
 };
 
 struct ModuleObject : Object {
@@ -374,7 +385,7 @@ struct ModuleObject : Object {
 };
 
 struct PropertyObject final : Object {
-  Value getter, setter;
+  Value getter, setter, deleter, doc;
   const char *typeName() const override { return "property"; }
 };
 struct StaticMethodObject final : Object {

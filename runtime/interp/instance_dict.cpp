@@ -1,0 +1,112 @@
+// `obj.__dict__` / `vars(obj)` for instances: a live mapping over the
+// instance's attributes (writes through, as CPython's instance dict), that
+// reads as a dict (type dict, repr, comparison, the dict methods).
+#include "runtime/interp/builtins.h"
+
+#include <fmt/format.h>
+
+namespace tfs::runtime {
+
+namespace {
+
+struct InstanceDictObject final : Object {
+  Ref<InstanceObject> inst;
+  Ref<ClassObject> dictClass;
+  InstanceDictObject(Ref<InstanceObject> i, Ref<ClassObject> d) : inst(std::move(i)), dictClass(std::move(d)) {}
+  const char *typeName() const override { return "dict"; }
+  ClassObject *cls() const override { return dictClass.get(); }
+
+  Ref<DictObject> snapshot(Interpreter &in) const {
+    auto d = make<DictObject>();
+    for (auto &k : inst->attrOrder) {
+      auto it = inst->attrs.find(k);
+      if (it != inst->attrs.end()) d->set(in, in.str(k), it->second);
+    }
+    return d;
+  }
+  std::string key(Interpreter &in, const Value &k) const {
+    auto *s = k.as<StrObject>();
+    if (!s) in.raise("TypeError", fmt::format("attribute name must be string, not '{}'", in.typeName(k)));
+    return s->s;
+  }
+  void erase(const std::string &k) {
+    inst->attrs.erase(k);
+    std::erase(inst->attrOrder, k);
+  }
+
+  std::optional<Value> getItem(Interpreter &in, const Value &k) override {
+    auto it = inst->attrs.find(key(in, k));
+    if (it == inst->attrs.end()) in.raiseValue(newKeyError(in, k));
+    return it->second;
+  }
+  bool setItem(Interpreter &in, const Value &k, const Value &v) override {
+    inst->set(key(in, k), v);
+    return true;
+  }
+  std::optional<bool> contains(Interpreter &, const Value &k) override {
+    auto *s = k.as<StrObject>();
+    return s && inst->attrs.count(s->s);
+  }
+  std::optional<int64_t> length(Interpreter &) override { return int64_t(inst->attrs.size()); }
+  std::optional<bool> truth(Interpreter &) override { return !inst->attrs.empty(); }
+  std::optional<Value> iter(Interpreter &in) override { return in.iter(Value(snapshot(in))); }
+  std::optional<std::string> repr(Interpreter &in) override { return in.repr(Value(snapshot(in))); }
+  std::optional<Value> compare(Interpreter &in, CmpOp op, const Value &other) override {
+    if (op != CmpOp::Eq && op != CmpOp::Ne) return std::nullopt;
+    return in.compare(op, Value(snapshot(in)), other);
+  }
+  std::optional<Value> getAttr(Interpreter &in, const std::string &name) override {
+    Ref<InstanceDictObject> self(this);
+    if (name == "__setitem__" || name == "update" || name == "setdefault" || name == "pop" || name == "clear" ||
+        name == "__delitem__" || name == "popitem")
+      return in.native(name, [self, name](Interpreter &in, Args a, const Kwargs &kw) -> Value {
+        if (name == "__setitem__") {
+          self->setItem(in, a[0], a[1]);
+          return Value();
+        }
+        if (name == "__delitem__") {
+          std::string k = self->key(in, a[0]);
+          if (!self->inst->attrs.count(k)) in.raiseValue(newKeyError(in, a[0]));
+          self->erase(k);
+          return Value();
+        }
+        if (name == "clear") {
+          self->inst->attrs.clear();
+          self->inst->attrOrder.clear();
+          return Value();
+        }
+        // The rest: run dict's method on a copy, then write the copy back.
+        Ref<DictObject> d = self->snapshot(in);
+        Value r = in.call(in.getAttr(Value(d), name), a, kw);
+        self->inst->attrs.clear();
+        self->inst->attrOrder.clear();
+        for (auto &[k, v] : d->items()) self->inst->set(self->key(in, k), v);
+        return r;
+      });
+    return in.getAttrOpt(Value(snapshot(in)), name);
+  }
+};
+
+}  // namespace
+
+Value instanceDict(Interpreter &in, const Value &instance) {
+  return Value(make<InstanceDictObject>(Ref<InstanceObject>(instance.as<InstanceObject>()),
+                                        Ref<ClassObject>(in.builtin("dict").as<ClassObject>())));
+}
+
+}  // namespace tfs::runtime
+
+namespace tfs::runtime {
+
+std::optional<std::vector<std::pair<Value, Value>>> mappingItems(Interpreter &in, const Value &v) {
+  const Value &m = unwrapBuiltin(v);
+  if (auto *d = m.as<DictObject>()) return d->items();
+  if (m.as<StrObject>() || m.as<ListObject>() || m.as<TupleObject>() || !m.obj()) return std::nullopt;
+  auto keys = in.getAttrOpt(m, "keys");
+  if (!keys) return std::nullopt;
+  std::vector<std::pair<Value, Value>> out;
+  for (auto &k : in.toList(in.call(*keys, {}))) out.emplace_back(k, in.getItem(m, k));
+  return out;
+}
+
+}  // namespace tfs::runtime
