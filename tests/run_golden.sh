@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the `# RUN:` lines of one golden file, lit-style: %tfs is the driver,
-# %s the file, %FileCheck LLVM's FileCheck; `not CMD` expects failure (exit 1).
+# %s the file, %S its directory, %FileCheck LLVM's FileCheck; `not CMD`
+# expects failure (exit 1).
 set -u
 TFS="$1"; FILECHECK="$2"; FILE="$3"
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -10,6 +11,7 @@ n=0
 while IFS= read -r line; do
   cmd="${line#*RUN:}"
   cmd="${cmd//%tfs/$TFS}"; cmd="${cmd//%FileCheck/$FILECHECK}"
+  cmd="${cmd//%S/$(cd "$(dirname "$FILE")" && pwd)}"
   cmd="${cmd//%s/$FILE}"; cmd="${cmd//%t/$tmp/t}"
   cmd="${cmd//not /$HERE/not.sh }"
   n=$((n + 1))

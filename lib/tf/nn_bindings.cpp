@@ -148,12 +148,13 @@ void installNnWindowOps(Interpreter &in, ModuleObject &nn) {
          requireLayout(in, a["data_format"], {"NHWC"});
          auto dy = floatTensor(in, a["input"]);
          auto w = floatTensor(in, a["filters"], dy->dtype());
-         ir::Attrs attrs{{"input_sizes", ints(in, a["output_shape"])},
-                         {"strides", spatial2d(in, a["strides"], "strides", 1)},
+         ir::Attrs attrs{{"strides", spatial2d(in, a["strides"], "strides", 1)},
                          {"dilations", spatial2d(in, a["dilations"], "dilations", 1)},
                          {"padding", padding(in, a["padding"])}};
-         return Value(callOp1(in, OpKind::Conv2DBackpropInput, {w, dy}, attrs,
-                              nameOr(in, a["name"], "conv2d_transpose")));
+         std::vector<Ref<TensorObject>> xs{w, dy};
+         // The output shape may be a run-time tensor ([tf.shape(x)[0], h, w, c]).
+         addShapeArg(xs, attrs, "input_sizes", shapeArg(in, a["output_shape"], "output_shape"));
+         return Value(callOp1(in, OpKind::Conv2DBackpropInput, xs, attrs, nameOr(in, a["name"], "conv2d_transpose")));
        });
   bind("depthwise_conv2d(input, filter, strides, padding, data_format=None, dilations=None, name=None)",
        [](Interpreter &in, const Bound &a) -> Value {

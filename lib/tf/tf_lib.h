@@ -13,6 +13,8 @@ Value makeNumpyModule(Interpreter &in);
 void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObject &nn, ModuleObject &linalg);
 // tf.nn's convolution and pooling functions (nn_bindings.cpp).
 void installNnWindowOps(Interpreter &in, ModuleObject &nn);
+// tf.io.read_file / write_file (io_bindings.cpp).
+void installIo(Interpreter &in, ModuleObject &tf);
 // tf.random.stateless_uniform / stateless_normal (stateless_random.cpp).
 void installStatelessRandom(Interpreter &in, ModuleObject &random);
 void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf);

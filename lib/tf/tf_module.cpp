@@ -277,6 +277,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
   installOps(in, *tf, *math, *nn, *linalg);
   installNnWindowOps(in, *nn);
   installStatelessRandom(in, *random);
+  installIo(in, *tf);
 
   for (int i = 0; i < 6; ++i) {
     DType d = DType(i);

@@ -203,6 +203,9 @@ std::optional<Value> TensorObject::getAttr(Interpreter &in, const std::string &n
   if (name == "numpy") {
     return in.native("numpy", [self](Interpreter &in, Args, const Kwargs &) -> Value {
       if (self->symbolic()) raiseTf(in, "NotImplementedError", "numpy() is only available when eager execution is enabled.");
+      // A scalar string tensor's numpy() is Python bytes in TF (b'...').
+      if (self->eager.dtype() == DType::String && self->eager.rank() == 0)
+        return Value(make<BytesObject>(self->eager.data<std::string>()[0]));
       return wrap(self->eager, true);
     });
   }
