@@ -102,13 +102,9 @@ public:
   // operator paths test several types per operation); other T use
   // dynamic_cast. tfs links its layers statically into one executable, so
   // each type_info object is unique and comparing addresses is exact.
-  template <class T> T *as() const {
-    if (tag_ != Tag::Obj) return nullptr;
-    if constexpr (std::is_final_v<T>)
-      return &typeid(*obj_.get()) == &typeid(T) ? static_cast<T *>(obj_.get()) : nullptr;
-    else
-      return dynamic_cast<T *>(obj_.get());
-  }
+  // Defined after Object (clang checks typeid of a non-dependent operand
+  // where the template is defined).
+  template <class T> T *as() const;
   bool is(const Value &o) const;  // Python `is`
 
 private:
@@ -190,6 +186,14 @@ struct Object {
   virtual std::optional<Value> enter(Interpreter &) { return std::nullopt; }
   virtual bool exit(Interpreter &, bool /*raised*/) { return false; }
 };
+
+template <class T> T *Value::as() const {
+  if (tag_ != Tag::Obj) return nullptr;
+  if constexpr (std::is_final_v<T>)
+    return &typeid(*obj_.get()) == &typeid(T) ? static_cast<T *>(obj_.get()) : nullptr;
+  else
+    return dynamic_cast<T *>(obj_.get());
+}
 
 // --- cycle tracking --------------------------------------------------------------
 

@@ -3,8 +3,13 @@
 // compiled with -mfma (CMakeLists.txt); they run only on hosts with FMA.
 #include "runtime/kernels/vector_math_isa.h"
 
-// math.h defines FP_FAST_FMA for -mfma, which sleef.h tests.
+// sleef.h declares them under FP_FAST_FMA, which glibc's math.h defines only
+// when the compiler announces __FP_FAST_FMA: GCC does for -mfma, clang 14 does
+// not (the sanitized fuzz build). This file is compiled with -mfma either way.
 #include <math.h>
+#ifndef FP_FAST_FMA
+#define FP_FAST_FMA 1
+#endif
 #include <sleef.h>
 
 namespace tfs::runtime::vmath {
