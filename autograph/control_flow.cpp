@@ -65,15 +65,27 @@ public:
       case StmtKind::While: whileStmt(std::move(s), live[i + 1], maybeDefined, out); break;
       case StmtKind::For: forStmt(std::move(s), live[i + 1], maybeDefined, out); break;
       default: {
+        // Inner blocks first, with only what is bound before them (a `with`
+        // target, an `except ... as` name): a variable first assigned in a
+        // branch inside gets its ag.Undefined like at the top level.
         Usage u = usageOf(*s);
-        maybeDefined.insert(u.writes.begin(), u.writes.end());
-        if (auto *w = llvm::dyn_cast<With>(s.get())) block(w->body, live[i + 1], maybeDefined);
+        if (auto *w = llvm::dyn_cast<With>(s.get())) {
+          for (auto &item : w->items)
+            if (item.target) targetNames(*item.target, maybeDefined);
+          block(w->body, live[i + 1], maybeDefined);
+        }
         if (auto *t = llvm::dyn_cast<Try>(s.get())) {
           block(t->body, live[i + 1], maybeDefined);
-          for (auto &h : t->handlers) block(h.body, live[i + 1], maybeDefined);
+          for (auto &h : t->handlers) {
+            // A handler may run after any part of the body.
+            NameSet inHandler = maybeDefined;
+            if (!h.name.empty()) inHandler.insert(h.name);
+            block(h.body, live[i + 1], inHandler);
+          }
           block(t->orelse, live[i + 1], maybeDefined);
           block(t->finalbody, live[i + 1], maybeDefined);
         }
+        maybeDefined.insert(u.writes.begin(), u.writes.end());
         out.push_back(std::move(s));
       }
       }

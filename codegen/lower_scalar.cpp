@@ -40,7 +40,7 @@ bool hasNativeLowering(OpKind kind) {
   case OpKind::LogicalNot: case OpKind::Select: case OpKind::Neg: case OpKind::Abs:
   case OpKind::Sign: case OpKind::Square: case OpKind::Sqrt: case OpKind::Rsqrt:
   case OpKind::Exp: case OpKind::Log: case OpKind::Sin: case OpKind::Cos:
-  case OpKind::Tanh: case OpKind::Sigmoid: case OpKind::Relu: case OpKind::Cast:
+  case OpKind::Tanh: case OpKind::Sigmoid: case OpKind::Erf: case OpKind::Relu: case OpKind::Cast:
   case OpKind::ZerosLike: case OpKind::OnesLike: case OpKind::Cond:
   case OpKind::WhileLoop: case OpKind::Yield: case OpKind::Return:
     return true;
@@ -76,7 +76,7 @@ bool Emitter::canLowerNative(const ir::Node &node) const {
     return isNumeric(rt) && sameAsResult();
   case OpKind::Pow: case OpKind::Sqrt: case OpKind::Rsqrt: case OpKind::Exp:
   case OpKind::Log: case OpKind::Sin: case OpKind::Cos: case OpKind::Tanh:
-  case OpKind::Sigmoid:
+  case OpKind::Sigmoid: case OpKind::Erf:
     return ir::isFloating(rt) && sameAsResult();
   case OpKind::Equal: case OpKind::NotEqual: case OpKind::Less: case OpKind::LessEqual:
   case OpKind::Greater: case OpKind::GreaterEqual:
@@ -258,6 +258,11 @@ void Emitter::emitNative(const ir::Node &node) {
     out = f32 ? sleef(vmath::Fn::Tanh, xs)
               : b_.CreateCall(module_.getOrInsertFunction("tanh", type, type), {xs[0]});
     break;
+  case OpKind::Erf: {
+    auto callee = module_.getOrInsertFunction(rt == DType::Float32 ? "erff" : "erf", type, type);
+    out = b_.CreateCall(callee, {xs[0]});
+    break;
+  }
   case OpKind::Sigmoid: {
     // T(1 / (1 + exp(-x)))
     llvm::Value *one = llvm::ConstantFP::get(type, 1.0);

@@ -595,6 +595,7 @@ TypeRule typeRuleFor(OpKind k) {
   case OpKind::Cos: return floatUnary<OpKind::Cos>;
   case OpKind::Tanh: return floatUnary<OpKind::Tanh>;
   case OpKind::Sigmoid: return floatUnary<OpKind::Sigmoid>;
+  case OpKind::Erf: return floatUnary<OpKind::Erf>;
   case OpKind::Cast: return cast;
   case OpKind::ReduceSum: return reduction<OpKind::ReduceSum>;
   case OpKind::ReduceMean: return reduction<OpKind::ReduceMean>;
@@ -714,6 +715,7 @@ const char *tfOpType(OpKind k) {
   case OpKind::Cos: return "Cos";
   case OpKind::Tanh: return "Tanh";
   case OpKind::Sigmoid: return "Sigmoid";
+  case OpKind::Erf: return "Erf";
   case OpKind::Relu: return "Relu";
   case OpKind::LogicalNot: return "LogicalNot";
   case OpKind::Cast: return "Cast";

@@ -118,6 +118,7 @@ void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObj
     unaryOp(in, *m, "cos", OpKind::Cos);
     unaryOp(in, *m, "tanh", OpKind::Tanh);
     unaryOp(in, *m, "sigmoid", OpKind::Sigmoid);
+    if (m == &math) unaryOp(in, *m, "erf", OpKind::Erf);
     unaryOp(in, *m, "abs", OpKind::Abs);
     unaryOp(in, *m, "negative", OpKind::Neg);
     unaryOp(in, *m, "sign", OpKind::Sign);

@@ -45,6 +45,24 @@ Handle EagerEmitter::emit(ir::OpKind kind, std::span<const Handle> operands,
   return push(std::move(outs.at(0)), id);
 }
 
+std::vector<Handle> EagerEmitter::adoptCallResults(std::span<const Handle> inputs, std::span<const Tensor> outputs,
+                                                   CustomGradFn callGradient) {
+  std::vector<int64_t> ids(outputs.size(), -1);
+  if (callObserver_) {
+    std::vector<int64_t> inIds;
+    std::vector<Tensor> ins;
+    for (Handle h : inputs) {
+      inIds.push_back(ids_[h]);
+      ins.push_back(values_[h]);
+    }
+    ids = callObserver_(inIds, ins, outputs, std::move(callGradient));
+  }
+  std::vector<Handle> out;
+  for (size_t i = 0; i < outputs.size(); ++i)
+    out.push_back(push(outputs[i], i < ids.size() ? ids[i] : -1));
+  return out;
+}
+
 ir::TensorType EagerEmitter::typeOf(Handle h) {
   const Tensor &t = values_[h];
   return ir::TensorType{t.dtype(), ir::Shape(t.shape())};

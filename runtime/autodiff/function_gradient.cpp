@@ -14,6 +14,7 @@ using ir::Value;
 
 FunctionGradient buildFunctionGradient(ir::Module &module, const ir::Function &fwd) {
   FunctionGradient out;
+  out.module = &module;
   out.numParams = fwd.params().size();
   out.numResults = fwd.resultTypes.size();
   ir::Function *g = module.addFunction(module.uniqueName(fwd.name() + "_grad"));
@@ -80,29 +81,50 @@ FunctionGradient buildFunctionGradient(ir::Module &module, const ir::Function &f
   return out;
 }
 
-CustomGradFn eagerFunctionGradient(std::shared_ptr<const FunctionGradient> grad,
+CustomGradFn eagerFunctionGradient(std::shared_ptr<FunctionGradient> grad,
                                    FunctionRunner runner) {
   return [grad, runner](GradEmitter &em, const GradOpInfo &op,
                         std::span<const OptHandle> og) -> std::vector<OptHandle> {
     auto *eager = dynamic_cast<EagerEmitter *>(&em);
     if (!eager)
       throwGradError("gradient of an eager function call needs eager execution");
-    std::vector<Tensor> args;
+    // The gradient function's inputs: f's params, one seed per f result,
+    // then f's captures (the record's remaining inputs).
+    std::vector<Handle> inputs;
     for (size_t i = 0; i < grad->numParams; ++i)
-      args.push_back(eager->tensor(op.inputs[i]));
+      inputs.push_back(op.inputs[i]);
     for (size_t k = 0; k < grad->numResults; ++k) {
       if (k < og.size() && og[k]) {
-        args.push_back(eager->tensor(*og[k]));
+        inputs.push_back(*og[k]);
       } else {
-        Tensor y = eager->tensor(op.outputs[k]);
-        args.push_back(runKernel(OpKind::ZerosLike, std::span<const Tensor>(&y, 1), {}).at(0));
+        Handle y = op.outputs[k];
+        inputs.push_back(eager->emit(OpKind::ZerosLike, std::span<const Handle>(&y, 1), {}));
       }
     }
+    std::vector<Tensor> args;
+    for (Handle h : inputs)
+      args.push_back(eager->tensor(h));
     std::vector<Tensor> gs = runner(*grad->fn, args);
     std::vector<OptHandle> out(op.inputs.size());
-    for (size_t i = 0; i < gs.size() && i < out.size(); ++i)
+    std::vector<Handle> hs;
+    if (eager->observesCalls()) {
+      for (size_t i = grad->numParams; i < op.inputs.size(); ++i)
+        inputs.push_back(op.inputs[i]);
+      CustomGradFn second = [grad, runner](GradEmitter &em2, const GradOpInfo &op2,
+                                           std::span<const OptHandle> og2) {
+        if (!grad->ofGradient)
+          grad->ofGradient =
+              std::make_shared<FunctionGradient>(buildFunctionGradient(*grad->module, *grad->fn));
+        return eagerFunctionGradient(grad->ofGradient, runner)(em2, op2, og2);
+      };
+      hs = eager->adoptCallResults(inputs, gs, std::move(second));
+    } else {
+      for (const Tensor &g : gs)
+        hs.push_back(eager->adopt(g));
+    }
+    for (size_t i = 0; i < hs.size() && i < out.size(); ++i)
       if (grad->connected[i])
-        out[i] = eager->adopt(gs[i]);
+        out[i] = hs[i];
     return out;
   };
 }

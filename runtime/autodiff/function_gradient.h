@@ -26,10 +26,13 @@
 namespace tfs::runtime {
 
 struct FunctionGradient {
+  ir::Module *module = nullptr;  // holds fn (and the forward function)
   ir::Function *fn = nullptr;
   size_t numParams = 0;          // of the forward function
   size_t numResults = 0;         // of the forward function
   std::vector<bool> connected;   // per gradient result
+  // The gradient of `fn` itself (second derivatives), built on first use.
+  std::shared_ptr<FunctionGradient> ofGradient;
 };
 
 FunctionGradient buildFunctionGradient(ir::Module &module, const ir::Function &forward);
@@ -42,7 +45,9 @@ using FunctionRunner =
 // (args..., tensor captures..., variable values...) as in
 // FunctionGradient; seeds for outputs without a gradient are zeros. Works
 // with an EagerEmitter only.
-CustomGradFn eagerFunctionGradient(std::shared_ptr<const FunctionGradient> grad,
+// Under nested tapes (an emitter that observes calls) the gradient call is
+// itself recorded, differentiated by the gradient of the gradient function.
+CustomGradFn eagerFunctionGradient(std::shared_ptr<FunctionGradient> grad,
                                    FunctionRunner runner);
 
 }  // namespace tfs::runtime

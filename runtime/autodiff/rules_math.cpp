@@ -134,6 +134,8 @@ UNARY_RULE(sinGrad, b.mul(g, b.op(OpKind::Cos, {x})))
 UNARY_RULE(cosGrad, b.neg(b.mul(g, b.op(OpKind::Sin, {x}))))
 UNARY_RULE(tanhGrad, b.mul(g, b.sub(b.scalar(1, y), b.mul(y, y))))
 UNARY_RULE(sigmoidGrad, b.mul(g, b.mul(y, b.sub(b.scalar(1, y), y))))
+// d erf(x) = 2/sqrt(pi) exp(-x^2)
+UNARY_RULE(erfGrad, b.mul(g, b.mul(b.scalar(1.1283791670955126, x), b.op(OpKind::Exp, {b.neg(b.mul(x, x))}))))
 UNARY_RULE(reluGrad, b.op(OpKind::ReluGrad, {g, x}))
 
 // relu_grad(dy, x) = dy * (x > 0): linear in dy, piecewise constant in x.
@@ -262,6 +264,7 @@ const RuleEntry kMathRules[] = {
     {OpKind::Cos, cosGrad},
     {OpKind::Tanh, tanhGrad},
     {OpKind::Sigmoid, sigmoidGrad},
+    {OpKind::Erf, erfGrad},
     {OpKind::Relu, reluGrad},
     {OpKind::ReluGrad, reluGradGrad},
     {OpKind::Cast, castGrad},

@@ -32,10 +32,11 @@ void Tape::record(ir::OpKind kind, const ir::Attrs &attrs,
   ops_.push_back(std::move(r));
 }
 
-void Tape::recordNode(const ir::Node &node) {
+void Tape::recordNode(const ir::Node &node, CustomGradFn customGrad) {
   if (computing_)
     return;
   OpRecord r = recordOf(node);
+  r.customGrad = std::move(customGrad);
   tracked_.insert(r.outputIds.begin(), r.outputIds.end());
   ops_.push_back(std::move(r));
 }

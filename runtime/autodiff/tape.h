@@ -46,7 +46,8 @@ public:
   // with ids valueId(ir::Value*) (graph_gradients.h); cond / while_loop /
   // call nodes are differentiated structurally. Ids of symbolic tensors
   // given to watch/shouldRecord/gradient must then be valueId(value).
-  void recordNode(const ir::Node &node);
+  // `customGrad` replaces the structural rule (e.g. one that refuses).
+  void recordNode(const ir::Node &node, CustomGradFn customGrad = {});
 
   // Given: an op that just ran. Result: appended to the tape; its outputs
   // become tracked. Callers check shouldRecord first (recording untracked

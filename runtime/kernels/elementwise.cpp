@@ -232,6 +232,7 @@ template <OpKind K> std::vector<Tensor> unary(std::span<const Tensor> in, const 
       else if constexpr (K == OpKind::Cos) run([](T x) { return T(std::cos(x)); });
       else if constexpr (K == OpKind::Tanh) run([](T x) { return T(std::tanh(x)); });
       else if constexpr (K == OpKind::Sigmoid) run([](T x) { return T(1 / (1 + std::exp(-x))); });
+      else if constexpr (K == OpKind::Erf) run([](T x) { return T(std::erf(x)); });
     }
   });
   return out;
@@ -302,6 +303,7 @@ void registerElementwise(KernelTable &t) {
   t[size_t(OpKind::Cos)] = unary<OpKind::Cos>;
   t[size_t(OpKind::Tanh)] = unary<OpKind::Tanh>;
   t[size_t(OpKind::Sigmoid)] = unary<OpKind::Sigmoid>;
+  t[size_t(OpKind::Erf)] = unary<OpKind::Erf>;
   t[size_t(OpKind::Relu)] = unary<OpKind::Relu>;
   t[size_t(OpKind::ZerosLike)] = unary<OpKind::ZerosLike>;
   t[size_t(OpKind::OnesLike)] = unary<OpKind::OnesLike>;

@@ -162,6 +162,7 @@ Value ifStmt(Interpreter &in, Args a, const Kwargs &) {
   } catch (const ir::OpError &e) {
     raiseOpError(in, e);
   }
+  recordNodeOnTapes(in, g, *node);
   std::vector<Value> out = thenOuts;
   std::string base = g.uniqueName("cond");
   for (size_t k = 0; k < staged.size(); ++k)
@@ -353,6 +354,7 @@ Value stageWhile(Interpreter &in, GraphScope &g, const std::function<Value(const
   } catch (const ir::OpError &e) {
     raiseOpError(in, e);
   }
+  recordNodeOnTapes(in, g, *loop);
   if (anyUndefined) {
     try {
       ir::Value *zero = g.builder().constant(ir::DenseElements::scalarInt(DType::Int32, 0), in.currentSpan());

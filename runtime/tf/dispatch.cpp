@@ -16,6 +16,8 @@ namespace {
 std::atomic<int64_t> nextId{1};
 }
 
+int64_t newTensorId() { return nextId++; }
+
 TensorObject::TensorObject() : id(nextId++) {}
 VariableObject::VariableObject() : id(nextId++) {}
 
@@ -316,12 +318,7 @@ std::vector<Ref<TensorObject>> callOp(Interpreter &in, ir::OpKind kind,
     std::vector<Ref<TensorObject>> out;
     for (size_t i = 0; i < node->numResults(); ++i)
       out.push_back(wrapSym(node->result(unsigned(i)), g, i ? fmt::format("{}:{}", name, i) : name));
-    // Tapes active while tracing record graph nodes.
-    for (TapeObject *tape : ctx(in).tapes) {
-      std::vector<int64_t> ids;
-      for (auto *v : ops) ids.push_back(valueId(v));
-      if (tape->tape.shouldRecord(ids)) tape->tape.recordNode(*node);
-    }
+    recordNodeOnTapes(in, *g, *node);
     return out;
   }
   std::vector<Tensor> args;
@@ -345,7 +342,7 @@ std::vector<Ref<TensorObject>> callOp(Interpreter &in, ir::OpKind kind,
     for (auto &t : inputs) { inIds.push_back(t->id); inVals.push_back(t->eager); }
     for (auto &t : out) { outIds.push_back(t->id); outVals.push_back(t->eager); }
     for (TapeObject *tape : tapes)
-      if (tape->tape.shouldRecord(inIds)) tape->tape.record(kind, attrs, inIds, inVals, outIds, outVals);
+      if (!tape->graph && tape->tape.shouldRecord(inIds)) tape->tape.record(kind, attrs, inIds, inVals, outIds, outVals);
   }
   return out;
 }

@@ -497,7 +497,7 @@ void FunctionWrapper::recordCallOnTapes(Interpreter &in, ConcreteFunction &cf, c
       if (v->value.get() == c.handle.get()) var = v.get();
     if (!var) return;  // not a tracked variable: leave the call unrecorded
     for (TapeObject *t : tapes)
-      if (var->trainable && t->watchAccessed) t->tape.watch(var->id);
+      if (!t->graph && var->trainable && t->watchAccessed) t->tape.watch(var->id);
     inIds.push_back(var->id);
     inVals.push_back(*var->value);
   }
@@ -509,7 +509,7 @@ void FunctionWrapper::recordCallOnTapes(Interpreter &in, ConcreteFunction &cf, c
     outVals.push_back(t->eager);
   }
   for (TapeObject *t : tapes) {
-    if (!t->tape.shouldRecord(inIds)) continue;
+    if (t->graph || !t->tape.shouldRecord(inIds)) continue;
     if (!cf.gradient) {
       try {
         cf.gradient = std::make_shared<FunctionGradient>(buildFunctionGradient(cf.scope->module(), fn));

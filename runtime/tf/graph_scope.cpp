@@ -52,6 +52,12 @@ const std::string *GraphScope::findVariableCapture(const void *key) const {
   return it == variableCaptures_.end() ? nullptr : &it->second;
 }
 
+Object *GraphScope::variableOfCapture(const std::string &name) const {
+  for (const auto &[key, n] : variableCaptures_)
+    if (n == name) return static_cast<Object *>(const_cast<void *>(key));
+  return nullptr;
+}
+
 const std::string &GraphScope::addVariableCapture(Object *variable, const std::string &hint,
                                                   ir::TensorType type,
                                                   std::shared_ptr<void> handle) {

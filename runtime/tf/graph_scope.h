@@ -70,6 +70,8 @@ public:
 
   // Captured variables, in capture order.
   const std::vector<Ref<Object>> &variableKeys() const { return variableOrder_; }
+  // The variable object captured under `name`, or null.
+  Object *variableOfCapture(const std::string &name) const;
 
   // Nodes created while this scope was active, in creation order, with
   // whether they were created at the top level (v1 Session pruning uses it).

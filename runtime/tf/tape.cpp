@@ -5,6 +5,7 @@
 #include "runtime/autodiff/eager_emitter.h"
 #include "runtime/autodiff/graph_emitter.h"
 #include "runtime/autodiff/graph_gradients.h"
+#include "runtime/interp/signature.h"
 #include "runtime/tf/tf.h"
 
 #include <fmt/format.h>
@@ -41,11 +42,151 @@ Value unflatten(Interpreter &in, const Value &structure, const std::vector<Value
   }
   return flat[pos++];
 }
+
+// tf.UnconnectedGradients.NONE / ZERO (or their string values).
+bool zeroForUnconnected(Interpreter &in, const Value &v) {
+  std::string s = v.as<StrObject>() ? in.str(v) : in.str(in.getAttr(v, "value"));
+  if (s == "none") return false;
+  if (s == "zero") return true;
+  in.raise("ValueError", fmt::format("Unknown value for unconnected_gradients: '{}'", s));
+}
+
+// The gradient ops of an eager tape.gradient, recorded on the other active
+// eager tapes (nested tapes: second derivatives).
+EagerOpObserver recordOnOuterTapes(std::vector<TapeObject *> outer) {
+  return [outer](ir::OpKind kind, const ir::Attrs &attrs, std::span<const int64_t> inIds,
+                 std::span<const Tensor> ins, const Tensor &out) -> int64_t {
+    int64_t id = newTensorId();
+    for (TapeObject *t : outer) {
+      if (!t->tape.shouldRecord(inIds)) continue;
+      std::vector<TapeValue> inVals(ins.begin(), ins.end());
+      TapeValue ov = out;
+      t->tape.record(kind, attrs, inIds, inVals, std::span<const int64_t>(&id, 1), std::span<const TapeValue>(&ov, 1));
+    }
+    return id;
+  };
+}
+
+EagerCallObserver recordCallsOnOuterTapes(std::vector<TapeObject *> outer) {
+  return [outer](std::span<const int64_t> inIds, std::span<const Tensor> ins, std::span<const Tensor> outs,
+                 CustomGradFn callGradient) {
+    std::vector<int64_t> ids;
+    for (size_t i = 0; i < outs.size(); ++i) ids.push_back(newTensorId());
+    std::vector<TapeValue> inVals(ins.begin(), ins.end()), outVals(outs.begin(), outs.end());
+    for (TapeObject *t : outer)
+      if (t->tape.shouldRecord(inIds))
+        t->tape.record(ir::OpKind::Call, {}, inIds, inVals, ids, outVals, callGradient);
+    return ids;
+  };
+}
+
+Value tapeGradient(Interpreter &in, TapeObject &self, const Bound &a) {
+  std::vector<Value> targets, sources, seeds;
+  flatten(in, a["target"], targets);
+  flatten(in, a["sources"], sources);
+  if (!a.isNone("output_gradients")) {
+    flatten(in, a["output_gradients"], seeds);
+    if (seeds.size() != targets.size())
+      in.raise("ValueError", fmt::format("Length of output_gradients ({}) must match the number of targets ({})",
+                                         seeds.size(), targets.size()));
+  }
+  bool zeros = zeroForUnconnected(in, a["unconnected_gradients"]);
+  std::vector<int64_t> srcIds;
+  for (auto &s : sources) srcIds.push_back(sourceId(in, s));
+  GraphScope *g = currentGraph(in);
+  bool graph = g != nullptr;
+  for (auto &t : targets)
+    if (auto *to = t.as<TensorObject>(); to && to->symbolic()) {
+      graph = true;
+      if (!g) g = to->scope;
+    }
+  // Ops the gradient builds are not recorded on this tape (it is in use),
+  // but on the other active tapes (nested tapes).
+  auto &tapes = ctx(in).tapes;
+  std::vector<TapeObject *> saved = tapes;
+  tapes.erase(std::remove(tapes.begin(), tapes.end(), &self), tapes.end());
+  struct Restore {
+    std::vector<TapeObject *> &tapes, saved;
+    ~Restore() { tapes = saved; }
+  } restore{tapes, saved};
+  // A target that is a variable is the variable itself (d v / d v = 1).
+  auto targetOf = [&](const Value &t, size_t i) {
+    TapeTarget tt;
+    std::optional<Ref<TensorObject>> seed;
+    if (i < seeds.size() && !seeds[i].isNone()) seed = toTensor(in, seeds[i]);
+    if (auto *var = t.as<VariableObject>(); var && !graph) {
+      tt.id = var->id;
+      tt.value = *var->value;
+    } else {
+      auto to = toTensor(in, t);
+      if (graph && !to->symbolic()) return std::optional<TapeTarget>();
+      tt.id = graph ? valueId(to->sym) : to->id;
+      tt.value = graph ? TapeValue(to->sym) : TapeValue(to->eager);
+    }
+    if (seed) {
+      if (graph) {
+        auto &sv = *seed;
+        tt.outputGradient = sv->symbolic() ? TapeValue(sv->sym)
+                                           : TapeValue(g->builder().constant(denseFromTensor(sv->eager), in.currentSpan()));
+      } else {
+        if ((*seed)->symbolic()) raiseTf(in, "ValueError", "output_gradients of an eager gradient must be eager tensors");
+        tt.outputGradient = (*seed)->eager;
+      }
+    }
+    return std::optional<TapeTarget>(tt);
+  };
+  std::vector<TapeTarget> tt;
+  for (size_t i = 0; i < targets.size(); ++i)
+    if (auto t = targetOf(targets[i], i)) tt.push_back(*t);
+  std::vector<Value> results;
+  try {
+    if (graph) {
+      ir::Region &region = g->builder().region();
+      auto last = region.nodes().empty() ? region.nodes().end() : std::prev(region.nodes().end());
+      GraphEmitter em(g->builder(), in.currentSpan());
+      auto grads = self.tape.gradient(em, tt, srcIds);
+      // Record the gradient's nodes on outer tapes entered in this region.
+      auto it = last == region.nodes().end() ? region.nodes().begin() : std::next(last);
+      std::vector<ir::Node *> built;
+      for (; it != region.nodes().end(); ++it) built.push_back(it->get());
+      for (ir::Node *n : built) recordNodeOnTapes(in, *g, *n);
+      for (auto &h : grads)
+        results.push_back(h ? Value(wrapSym(em.valueOf(*h), g, g->uniqueName("gradient"))) : Value());
+    } else {
+      std::vector<TapeObject *> outer;
+      for (TapeObject *t : tapes)
+        if (!t->graph) outer.push_back(t);
+      EagerEmitter em(outer.empty() ? EagerOpObserver() : recordOnOuterTapes(outer),
+                      outer.empty() ? EagerCallObserver() : recordCallsOnOuterTapes(outer));
+      auto grads = self.tape.gradient(em, tt, srcIds);
+      for (auto &h : grads) {
+        if (!h) { results.push_back(Value()); continue; }
+        auto o = make<TensorObject>();
+        o->eager = em.tensor(*h);
+        if (em.idOf(*h) >= 0) o->id = em.idOf(*h);
+        results.push_back(Value(o));
+      }
+    }
+  } catch (const ir::OpError &e) {
+    raiseOpError(in, e);
+  }
+  if (zeros)
+    for (size_t i = 0; i < results.size(); ++i)
+      if (results[i].isNone()) {
+        Value like = sources[i].as<VariableObject>() ? readVariable(in, *sources[i].as<VariableObject>()) : sources[i];
+        results[i] = Value(callOp1(in, ir::OpKind::ZerosLike, {toTensor(in, like)}));
+      }
+  size_t pos = 0;
+  return unflatten(in, a["sources"], results, pos);
+}
+
 }  // namespace
 
 std::optional<Value> TapeObject::enter(Interpreter &in) {
   ctx(in).tapes.push_back(this);
   active = true;
+  graph = currentGraph(in);
+  region = graph ? &graph->builder().region() : nullptr;
   return Value(Ref<Object>(this));
 }
 
@@ -68,58 +209,9 @@ std::optional<Value> TapeObject::getAttr(Interpreter &in, const std::string &nam
     });
   if (name == "reset") return in.native(name, [self](Interpreter &, Args, const Kwargs &) { self->tape.clear(); return Value(); });
   if (name != "gradient") return std::nullopt;
-  return in.native(name, [self](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    auto args = in.bindArgs("gradient", a, kw, {"target", "sources", "output_gradients", "unconnected_gradients"},
-                            {std::nullopt, std::nullopt, Value(), Value()});
-    std::vector<Value> targets, sources;
-    flatten(in, args[0], targets);
-    flatten(in, args[1], sources);
-    std::vector<int64_t> srcIds;
-    for (auto &s : sources) srcIds.push_back(sourceId(in, s));
-    GraphScope *g = currentGraph(in);
-    bool graph = g != nullptr;
-    for (auto &t : targets)
-      if (auto *to = t.as<TensorObject>(); to && to->symbolic()) graph = true;
-    // Ops the gradient builds are not recorded on this tape (it is in use).
-    auto &tapes = ctx(in).tapes;
-    std::vector<TapeObject *> saved = tapes;
-    tapes.erase(std::remove(tapes.begin(), tapes.end(), self.get()), tapes.end());
-    std::vector<Value> results;
-    try {
-      if (graph) {
-        if (!g) {
-          for (auto &t : targets) if (auto *to = t.as<TensorObject>(); to && to->symbolic()) g = to->scope;
-        }
-        GraphEmitter em(g->builder(), in.currentSpan());
-        std::vector<TapeTarget> tt;
-        for (auto &t : targets) {
-          auto to = toTensor(in, t);
-          if (!to->symbolic()) continue;
-          tt.push_back(TapeTarget{valueId(to->sym), TapeValue(to->sym), std::nullopt});
-        }
-        auto grads = self->tape.gradient(em, tt, srcIds);
-        for (auto &h : grads) {
-          if (!h) { results.push_back(Value()); continue; }
-          results.push_back(Value(wrapSym(em.valueOf(*h), g, g->uniqueName("gradient"))));
-        }
-      } else {
-        EagerEmitter em;
-        std::vector<TapeTarget> tt;
-        for (auto &t : targets) {
-          auto to = toTensor(in, t);
-          tt.push_back(TapeTarget{to->id, TapeValue(to->eager), std::nullopt});
-        }
-        auto grads = self->tape.gradient(em, tt, srcIds);
-        for (auto &h : grads) results.push_back(h ? wrap(em.tensor(*h)) : Value());
-      }
-    } catch (const ir::OpError &e) {
-      tapes = saved;
-      raiseOpError(in, e);
-    }
-    tapes = saved;
-    size_t pos = 0;
-    return unflatten(in, args[1], results, pos);
-  });
+  static const char *sig =
+      "gradient(target, sources, output_gradients=None, unconnected_gradients='none')";
+  return nativeWithSignature(in, sig, [self](Interpreter &in, const Bound &a) { return tapeGradient(in, *self, a); });
 }
 
 }  // namespace tfs::runtime::tf

@@ -124,6 +124,12 @@ struct TapeObject : Object {
   Tape tape;
   bool watchAccessed = true;
   bool active = false;
+  // Where the tape was entered: eagerly (null), or in a graph being traced
+  // and the region ops were appended to then. A tape records the ops of
+  // that region only; a cond / while_loop built there is recorded as one op
+  // (differentiated structurally), never the ops inside its branches.
+  GraphScope *graph = nullptr;
+  ir::Region *region = nullptr;
   explicit TapeObject(bool persistent) : tape(persistent) {}
   const char *typeName() const override { return "GradientTape"; }
   std::optional<Value> getAttr(Interpreter &, const std::string &) override;
@@ -199,6 +205,11 @@ std::vector<Ref<TensorObject>> callOp(Interpreter &in, ir::OpKind kind,
                                       const std::string &tfName = "");
 Ref<TensorObject> callOp1(Interpreter &in, ir::OpKind kind, std::vector<Ref<TensorObject>> inputs,
                           ir::Attrs attrs = {}, const std::string &tfName = "");
+// Records a graph node just built (a region op once finished) on the tapes
+// entered in its region whose watched values it uses.
+void recordNodeOnTapes(Interpreter &in, GraphScope &g, ir::Node &node);
+// A fresh tensor id (the identity tapes know a tensor by).
+int64_t newTensorId();
 // A binary operator on tensors with TF's operand conversion rules.
 Value tensorBinary(Interpreter &in, BinOp op, const Value &a, const Value &b, bool numpyResult);
 

@@ -32,7 +32,11 @@ Value readVariable(Interpreter &in, VariableObject &v) {
     // Tapes see a read as Identity(variable -> value), so gradients with
     // respect to the variable sum over all its reads.
     for (TapeObject *tape : ctx(in).tapes) {
+      if (tape->graph != g) continue;
       if (v.trainable && tape->watchAccessed) tape->tape.watch(v.id);
+      // A read inside a cond / loop body is hoisted when the region op is
+      // recorded (tape_record.cpp).
+      if (tape->region != &g->builder().region()) continue;
       int64_t inId = v.id, outId = valueId(r);
       if (tape->tape.shouldRecord(std::span<const int64_t>(&inId, 1))) {
         TapeValue iv = r, ov = r;
@@ -47,6 +51,7 @@ Value readVariable(Interpreter &in, VariableObject &v) {
   auto t = make<TensorObject>();
   t->eager = *v.value;
   for (TapeObject *tape : ctx(in).tapes) {
+    if (tape->graph) continue;
     if (v.trainable && tape->watchAccessed) tape->tape.watch(v.id);
     int64_t inId = v.id, outId = t->id;
     if (tape->tape.shouldRecord(std::span<const int64_t>(&inId, 1))) {

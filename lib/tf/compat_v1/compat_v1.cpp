@@ -3,6 +3,7 @@
 // what the fetches need), get_variable and variable_scope, initializers,
 // assign, gradients, and GradientDescentOptimizer.
 #include "runtime/autodiff/graph_gradients.h"
+#include "runtime/interp/signature.h"
 #include "runtime/kernels/kernels.h"
 #include "lib/tf/tf_lib.h"
 
@@ -400,26 +401,54 @@ void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf) {
       return initializer(in, "random_uniform", a.size() > 0 ? in.toFloat(a[0]) : -0.05, a.size() > 1 ? in.toFloat(a[1]) : 0.05);
     });
     def(*m, "glorot_uniform_initializer", [](Interpreter &in, Args, const Kwargs &) { return initializer(in, "glorot_uniform", 0, 0); });
-    def(*m, "gradients", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-      auto args = in.bindArgs("gradients", a, kw, {"ys", "xs", "grad_ys", "name"}, {std::nullopt, std::nullopt, Value(), Value()});
+    // gate_gradients, aggregation_method and colocate_gradients_with_ops
+    // change how TF schedules the gradient ops, never their values.
+    static const char *gradientsSig =
+        "gradients(ys, xs, grad_ys=None, name='gradients', colocate_gradients_with_ops=False, "
+        "gate_gradients=False, aggregation_method=None, stop_gradients=!None, unconnected_gradients='none')";
+    m->scope->vars["gradients"] = nativeWithSignature(in, gradientsSig, [](Interpreter &in, const Bound &a) -> Value {
       GraphScope &g = requireGraph(in, "tf.gradients");
-      std::vector<Value> ysv = args[0].as<ListObject>() ? in.toList(args[0]) : std::vector<Value>{args[0]};
-      std::vector<Value> xsv = args[1].as<ListObject>() || args[1].as<TupleObject>() ? in.toList(args[1]) : std::vector<Value>{args[1]};
-      std::vector<ir::Value *> ys;
+      auto listOf = [&](const Value &v) {
+        return v.as<ListObject>() || v.as<TupleObject>() ? in.toList(v) : std::vector<Value>{v};
+      };
+      std::vector<Value> ysv = listOf(a["ys"]), xsv = listOf(a["xs"]);
+      std::vector<ir::Value *> ys, gradYs;
       for (auto &y : ysv) ys.push_back(toTensor(in, y)->sym);
+      if (!a.isNone("grad_ys")) {
+        std::vector<Value> gv = listOf(a["grad_ys"]);
+        if (gv.size() != ys.size())
+          in.raise("ValueError", fmt::format("Passed {} grad_ys for {} ys", gv.size(), ys.size()));
+        for (size_t i = 0; i < gv.size(); ++i) {
+          if (gv[i].isNone()) { gradYs.push_back(nullptr); continue; }
+          auto t = toTensor(in, gv[i], std::nullopt, ys[i]->type.dtype);
+          gradYs.push_back(t->symbolic() ? t->sym : g.builder().constant(denseFromTensor(t->eager), in.currentSpan()));
+        }
+      }
       std::vector<GradientSource> xs;
       for (auto &x : xsv) {
         if (auto *v = x.as<VariableObject>()) xs.push_back(GradientSource{nullptr, v1VarCapture(in, g, *v)});
         else xs.push_back(GradientSource{toTensor(in, x)->sym, ""});
       }
+      const Value &unconnected = a["unconnected_gradients"];
+      std::string mode = unconnected.as<StrObject>() ? in.str(unconnected) : in.str(in.getAttr(unconnected, "value"));
+      if (mode != "none" && mode != "zero")
+        in.raise("ValueError", fmt::format("Unknown value for unconnected_gradients: '{}'", mode));
       std::vector<ir::Value *> grads;
       try {
-        grads = gradients(g.builder(), ys, xs, {}, in.currentSpan());
+        grads = gradients(g.builder(), ys, xs, gradYs, in.currentSpan());
       } catch (const ir::OpError &e) {
         raiseOpError(in, e);
       }
       std::vector<Value> out;
-      for (auto *gv : grads) out.push_back(gv ? Value(wrapSym(gv, &g, g.uniqueName("gradients"))) : Value());
+      for (size_t i = 0; i < grads.size(); ++i) {
+        if (grads[i]) {
+          out.push_back(Value(wrapSym(grads[i], &g, g.uniqueName("gradients"))));
+        } else if (mode == "zero") {
+          out.push_back(Value(callOp1(in, OpKind::ZerosLike, {toTensor(in, xsv[i])})));
+        } else {
+          out.push_back(Value());
+        }
+      }
       return in.list(out);
     });
   }

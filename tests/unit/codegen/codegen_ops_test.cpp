@@ -108,7 +108,7 @@ template <class T> void checkOps(const char *ty) {
   const char *compare[] = {"equal", "not_equal", "less", "less_equal", "greater",
                            "greater_equal"};
   const char *unary[] = {"neg", "abs", "sign", "square", "relu", "zeros_like", "ones_like",
-                         "sqrt", "rsqrt", "exp", "log", "sin", "cos", "tanh", "sigmoid"};
+                         "sqrt", "rsqrt", "exp", "log", "sin", "cos", "tanh", "sigmoid", "erf"};
   auto xs = samples<T>();
   for (const char *op : binary)
     for (const Tensor &a : xs)

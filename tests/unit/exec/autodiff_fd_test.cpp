@@ -98,7 +98,7 @@ std::vector<FdCase> allCases() {
   cs.push_back({OpKind::Identity, {F({2, 3})}});
 
   for (OpKind k : {OpKind::Neg, OpKind::Square, OpKind::Exp, OpKind::Sin, OpKind::Cos,
-                   OpKind::Tanh, OpKind::Sigmoid, OpKind::Sign})
+                   OpKind::Tanh, OpKind::Sigmoid, OpKind::Erf, OpKind::Sign})
     cs.push_back({k, {F({2, 3})}});
   for (OpKind k : {OpKind::Abs, OpKind::Relu})
     cs.push_back({k, {NZ({2, 3})}});

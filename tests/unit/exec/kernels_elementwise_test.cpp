@@ -102,6 +102,7 @@ TEST_CASE("unary math") {
   CHECK(vals(run(OpKind::Log, {F({1}, {1})})) == std::vector<double>{0});
   CHECK(vals(run(OpKind::Sigmoid, {F({1}, {0})})) == std::vector<double>{0.5});
   CHECK(vals(run(OpKind::Tanh, {F({1}, {0})})) == std::vector<double>{0});
+  CHECK(vals(run(OpKind::Erf, {F({1}, {0})})) == std::vector<double>{0});
   CHECK(vals(run(OpKind::Sin, {F({1}, {0})})) == std::vector<double>{0});
   CHECK(vals(run(OpKind::Cos, {F({1}, {0})})) == std::vector<double>{1});
   CHECK(vals(run(OpKind::Neg, {I({2}, {3, -4})})) == std::vector<double>{-3, 4});
