@@ -34,7 +34,11 @@ struct ConcreteFunction : Object, CycleTracked {
   std::shared_ptr<FunctionGradient> gradient;
   // What runs: the optimized copy of the trace (and of its gradient graph),
   // built once, on first use.
-  std::shared_ptr<Executable> exec, gradientExec;
+  std::shared_ptr<Executable> exec;
+  // Optimized copies of the gradient functions (the gradient, and the
+  // gradient of the gradient under nested tapes), by function.
+  std::shared_ptr<std::unordered_map<const ir::Function *, std::shared_ptr<Executable>>> gradientExecs =
+      std::make_shared<std::unordered_map<const ir::Function *, std::shared_ptr<Executable>>>();
   Executable &executable() {
     if (!exec) exec = std::make_shared<Executable>(scope->function());
     return *exec;
@@ -517,12 +521,15 @@ void FunctionWrapper::recordCallOnTapes(Interpreter &in, ConcreteFunction &cf, c
         raiseOpError(in, e);
       }
     }
-    // The runner holds the optimized copy of the gradient graph (it owns
-    // everything it runs): the tf.function may be freed before tape.gradient.
-    if (!cf.gradientExec) cf.gradientExec = std::make_shared<Executable>(*cf.gradient->fn);
+    // The runner holds the traced graph (whose module the gradient functions
+    // are added to, a second-order one on first use) and their optimized
+    // copies: the tf.function may be freed before tape.gradient.
     Interpreter *ip = &in;
-    FunctionRunner runner = [ip, exec = cf.gradientExec](const ir::Function &, std::span<const Tensor> a) {
-      return exec->run(*ip, a);
+    FunctionRunner runner = [ip, graph = cf.scope, execs = cf.gradientExecs](const ir::Function &f,
+                                                                             std::span<const Tensor> a) {
+      std::shared_ptr<Executable> &e = (*execs)[&f];
+      if (!e) e = std::make_shared<Executable>(f);
+      return e->run(*ip, a);
     };
     t->tape.record(ir::OpKind::Call, {}, inIds, inVals, outIds, outVals, eagerFunctionGradient(cf.gradient, runner));
   }
