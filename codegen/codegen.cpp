@@ -70,7 +70,7 @@ EntryFn compileText(Caches &c, const ir::Function &fn, const Plan &plan,
     return it->second;
   }
   std::string symbol = fmt::format("tfs_fn_{}", c.nextSymbol++);
-  LoweredModule lowered = lowerFunction(fn, plan, symbol);
+  LoweredModule lowered = lowerFunction(fn, plan, planBuffers(fn, plan), symbol);
   Jit &jit = Jit::instance();
   jit.optimize(*lowered.module);
   uint64_t address = jit.addAndLookup(
@@ -177,7 +177,7 @@ std::shared_ptr<const CompiledFunction> compile(const ir::Function &fn) {
 
 std::string printLlvmIr(const ir::Function &fn) {
   Plan plan = buildPlan(fn);
-  LoweredModule lowered = lowerFunction(fn, plan, fn.name());
+  LoweredModule lowered = lowerFunction(fn, plan, planBuffers(fn, plan), fn.name());
   Jit::instance().optimize(*lowered.module);
   std::string text;
   llvm::raw_string_ostream os(text);

@@ -14,32 +14,11 @@
 //               clobber a value still needed.
 #include "codegen/lower.h"
 
+#include <algorithm>
+
 namespace tfs::codegen {
 
 using ir::OpKind;
-
-void Emitter::planLoopCarried(const ir::Region &region) {
-  for (const auto &n : region.nodes()) {
-    for (const auto &r : n->regions())
-      planLoopCarried(*r);
-    if (n->kind() != OpKind::WhileLoop)
-      continue;
-    const ir::Region &cond = n->region(0), &body = n->region(1);
-    const ir::Node *yield = body.terminator();
-    for (size_t i = 0; i < n->numResults(); ++i) {
-      const ir::Value *group[] = {n->result(i), cond.arg(i), body.arg(i)};
-      bool native = true;
-      for (const ir::Value *v : group)
-        native = native && isNativeType(v->type) && v->type.dtype == group[0]->type.dtype;
-      if (yield && i < yield->numOperands())
-        native = native && yield->operand(i)->type.dtype == group[0]->type.dtype;
-      native = native && n->operand(i)->type.dtype == group[0]->type.dtype;
-      if (!native)
-        for (const ir::Value *v : group)
-          forcedSlot_.insert(v);
-    }
-  }
-}
 
 void Emitter::emitCond(const ir::Node &node) {
   int32_t id = plan_.nodeId(&node);
@@ -61,6 +40,8 @@ void Emitter::emitCond(const ir::Node &node) {
       const ir::Value *y = yield->operand(i);
       if (isNative(r))
         incoming[k].push_back(nativeValue(y, id));
+      else if (buffers_.reprOf(r) == Repr::Buffer)
+        copyElements(y, bytePtr(r), id);  // the result's arena block
       else
         storeToSlot(y, plan_.slot(r));
     }
@@ -90,10 +71,13 @@ void Emitter::emitWhile(const ir::Node &node) {
     b_.CreateCall(callee, {frame_, i32(dst), i32(src)});
   };
 
+  auto isBuffer = [&](size_t i) { return buffers_.reprOf(node.result(i)) == Repr::Buffer; };
   std::vector<llvm::Value *> init(n, nullptr);
   for (size_t i = 0; i < n; ++i) {
     if (isNative(node.result(i)))
       init[i] = nativeValue(node.operand(i), id);
+    else if (isBuffer(i))
+      copyElements(node.operand(i), bytePtr(node.result(i)), id);  // the loop's block
     else
       storeToSlot(node.operand(i), plan_.slot(condRegion.arg(i)));
   }
@@ -119,15 +103,16 @@ void Emitter::emitWhile(const ir::Node &node) {
 
   b_.SetInsertPoint(body);
   for (size_t i = 0; i < n; ++i)
-    if (!phis[i])
+    if (!phis[i] && !isBuffer(i))
       copySlot(plan_.slot(bodyRegion.arg(i)), plan_.slot(condRegion.arg(i)));
   emitRegionNodes(bodyRegion);
   const ir::Node *yield = bodyRegion.terminator();
   std::vector<llvm::Value *> next(n, nullptr);
+  yieldBuffers(node, id);
   for (size_t i = 0; i < n; ++i) {
     if (phis[i])
       next[i] = nativeValue(yield->operand(i), id);
-    else
+    else if (!isBuffer(i))
       storeToSlot(yield->operand(i), plan_.slot(condRegion.arg(i)));
   }
   llvm::BasicBlock *latch = b_.GetInsertBlock();
@@ -140,8 +125,50 @@ void Emitter::emitWhile(const ir::Node &node) {
   for (size_t i = 0; i < n; ++i) {
     if (phis[i])
       native_[node.result(i)] = phis[i];
-    else
+    else if (!isBuffer(i))
       copySlot(plan_.slot(node.result(i)), plan_.slot(condRegion.arg(i)));
+  }
+}
+
+void Emitter::yieldBuffers(const ir::Node &loop, int32_t nodeId) {
+  const ir::Region &cond = loop.region(0), &body = loop.region(1);
+  const ir::Node *yield = body.terminator();
+  // A yielded buffer stored in one of this loop's blocks (another carried
+  // value, or a view of one) goes through a temporary: the copies into the
+  // blocks must not overwrite what a later copy reads.
+  auto inLoopBlock = [&](const ir::Value *v) {
+    while (true) {
+      if (v->kind() == ir::Value::Kind::BlockArg && (v->ownerRegion() == &cond || v->ownerRegion() == &body))
+        return true;
+      const BufferStorage &s = storageOf(v);
+      if (s.kind != BufferStorage::Kind::View)
+        return false;
+      v = s.base;
+    }
+  };
+  std::vector<std::pair<size_t, llvm::Value *>> staged;
+  for (size_t i = 0; i < loop.numResults(); ++i) {
+    const ir::Value *y = yield->operand(i);
+    if (buffers_.reprOf(loop.result(i)) != Repr::Buffer || y == body.arg(i) || !inLoopBlock(y))
+      continue;
+    llvm::IRBuilder<> entry(&fn_->getEntryBlock(), fn_->getEntryBlock().begin());
+    const ir::TensorType &t = y->type;
+    auto *temp = entry.CreateAlloca(b_.getInt8Ty(),
+                                    b_.getInt64(uint64_t(t.shape.numElements()) * ir::dtypeSize(t.dtype)), "staged");
+    temp->setAlignment(llvm::Align(64));
+    copyElements(y, temp, nodeId);
+    staged.emplace_back(i, temp);
+  }
+  for (size_t i = 0; i < loop.numResults(); ++i) {
+    const ir::Value *y = yield->operand(i);
+    bool isStaged = std::any_of(staged.begin(), staged.end(), [&](const auto &p) { return p.first == i; });
+    if (buffers_.reprOf(loop.result(i)) == Repr::Buffer && y != body.arg(i) && !isStaged)
+      copyElements(y, bytePtr(loop.result(i)), nodeId);
+  }
+  for (const auto &[i, temp] : staged) {
+    const ir::TensorType &t = loop.result(unsigned(i))->type;
+    b_.CreateMemCpy(bytePtr(loop.result(unsigned(i))), llvm::MaybeAlign(1), temp, llvm::MaybeAlign(1),
+                    uint64_t(t.shape.numElements()) * ir::dtypeSize(t.dtype));
   }
 }
 

@@ -14,8 +14,9 @@ namespace tfs::codegen {
 using ir::DType;
 using ir::OpKind;
 
-Emitter::Emitter(const Plan &plan, llvm::Module &m, const std::string &entryName)
-    : plan_(plan), module_(m), ctx_(m.getContext()), b_(ctx_) {
+Emitter::Emitter(const Plan &plan, const BufferPlan &buffers, llvm::Module &m,
+                 const std::string &entryName)
+    : plan_(plan), module_(m), ctx_(m.getContext()), b_(ctx_), buffers_(buffers) {
   auto *type = llvm::FunctionType::get(b_.getInt32Ty(), {b_.getInt8PtrTy()}, false);
   fn_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, entryName, m);
   frame_ = fn_->getArg(0);
@@ -55,7 +56,7 @@ const char *helperSuffix(DType t) {
 }  // namespace
 
 bool Emitter::isNative(const ir::Value *v) const {
-  return isNativeType(v->type) && !forcedSlot_.count(v);
+  return buffers_.reprOf(v) == Repr::Native;
 }
 
 void Emitter::checkStatus(llvm::Value *status) {
@@ -90,14 +91,27 @@ void Emitter::box(int32_t slot, DType dtype, llvm::Value *v) {
 }
 
 llvm::Value *Emitter::nativeValue(const ir::Value *v, int32_t nodeId) {
-  if (isNative(v))
+  if (isNative(v)) {
+    auto it = native_.find(v);
+    if (it != native_.end())
+      return it->second;
+    // A constant read before its node (a fusion group emitted earlier).
+    if (const ir::Node *d = v->definingNode(); d && d->kind() == OpKind::Const) {
+      emitNative(*d);
+      return native_.at(v);
+    }
     return native_.at(v);
+  }
   return unbox(plan_.slot(v), v->type.dtype, nodeId);
 }
 
 void Emitter::storeToSlot(const ir::Value *v, int32_t dst) {
   if (isNative(v)) {
     box(dst, v->type.dtype, native_.at(v));
+    return;
+  }
+  if (buffers_.reprOf(v) == Repr::Buffer && storageOf(v).kind != BufferStorage::Kind::Slot) {
+    boxBuffer(v, dst, -1);
     return;
   }
   int32_t src = plan_.slot(v);
@@ -108,6 +122,11 @@ void Emitter::storeToSlot(const ir::Value *v, int32_t dst) {
 }
 
 void Emitter::materializeSlot(const ir::Value *v) {
+  if (buffers_.reprOf(v) == Repr::Buffer) {
+    if (storageOf(v).kind != BufferStorage::Kind::Slot)
+      boxBuffer(v, plan_.slot(v), -1);
+    return;
+  }
   if (!isNative(v) || slotHolds_.count(v))
     return;
   const ir::Node *def = v->definingNode();
@@ -127,16 +146,22 @@ llvm::Value *Emitter::truth(const ir::Value *v, int32_t nodeId) {
     default: return b_.CreateICmpNE(x, llvm::ConstantInt::get(x->getType(), 0));
     }
   }
+  materializeSlot(v);
   auto callee = helper("tfs_cg_truth", b_.getInt32Ty(), {b_.getInt32Ty(), b_.getInt32Ty()});
   llvm::Value *t = b_.CreateCall(callee, {frame_, i32(plan_.slot(v)), i32(nodeId)});
   checkStatus(b_.CreateZExt(b_.CreateICmpSLT(t, i32(0)), b_.getInt32Ty()));
   return b_.CreateICmpEQ(t, i32(1));
 }
 
-void Emitter::checkDivisor(llvm::Value *divisor, int32_t nodeId) {
+void Emitter::checkDivisor(llvm::Value *divisor, int32_t nodeId, llvm::Value *laneMask) {
   llvm::BasicBlock *raise = newBlock("div_by_zero");
   llvm::BasicBlock *ok = newBlock("div_ok");
-  llvm::Value *isZero = b_.CreateICmpEQ(divisor, llvm::ConstantInt::get(divisor->getType(), 0));
+  llvm::Value *isZero = b_.CreateICmpEQ(divisor, llvm::Constant::getNullValue(divisor->getType()));
+  if (isZero->getType()->isVectorTy()) {
+    if (laneMask)
+      isZero = b_.CreateAnd(isZero, laneMask);
+    isZero = b_.CreateOrReduce(isZero);
+  }
   b_.CreateCondBr(isZero, raise, ok, llvm::MDBuilder(ctx_).createBranchWeights(1, 1 << 20));
   b_.SetInsertPoint(raise);
   auto callee = helper("tfs_cg_div_by_zero", b_.getInt32Ty(), {b_.getInt32Ty()});
@@ -151,11 +176,14 @@ void Emitter::emitTrampoline(const ir::Node &node) {
     materializeSlot(v);
   auto callee = helper("tfs_cg_node", b_.getInt32Ty(), {b_.getInt32Ty()});
   checkStatus(b_.CreateCall(callee, {frame_, i32(id)}));
-  for (const ir::Value *r : node.results())
+  for (const ir::Value *r : node.results()) {
     if (isNative(r)) {
       native_[r] = unbox(plan_.slot(r), r->type.dtype, id);
       slotHolds_.insert(r);
+    } else if (buffers_.reprOf(r) == Repr::Buffer) {
+      fetchSlotData(r, id);
     }
+  }
 }
 
 void Emitter::emitNode(const ir::Node &node) {
@@ -164,9 +192,24 @@ void Emitter::emitNode(const ir::Node &node) {
   case OpKind::WhileLoop: emitWhile(node); return;
   case OpKind::Const:
     if (!isNative(node.result()))
-      return;  // its slot is filled before the code runs
+      return;  // its slot is filled (and its pointer read) before the code runs
     break;
   default: break;
+  }
+  if (auto it = buffers_.native.find(&node); it != buffers_.native.end()) {
+    switch (it->second) {
+    case NativeKind::Fused: {
+      const FusionGroup &g = buffers_.groups[buffers_.groupOf.at(&node)];
+      if (g.members.front() == &node)
+        emitGroup(g);
+      return;  // the other members are computed with the first
+    }
+    case NativeKind::View: emitView(node); return;
+    case NativeKind::ScalarLoad: emitScalarLoad(node); return;
+    case NativeKind::MatMul: emitMatMul(node); return;
+    case NativeKind::Reduce: break;  // not yet: the kernel
+    case NativeKind::Unused: return;
+    }
   }
   if (canLowerNative(node))
     emitNative(node);
@@ -188,7 +231,7 @@ void Emitter::emitFunction() {
   b_.SetInsertPoint(entry);
 
   const ir::Function &fn = *plan_.fn;
-  planLoopCarried(fn.body());
+  emitArena();
   for (const ir::Value *p : fn.params())
     if (isNative(p)) {
       native_[p] = unbox(plan_.slot(p), p->type.dtype, -1);
@@ -201,6 +244,7 @@ void Emitter::emitFunction() {
       slotHolds_.insert(v);
     }
   }
+  bindEntryBuffers();
   emitRegionNodes(fn.body());
   if (const ir::Node *ret = fn.body().terminator())
     for (const ir::Value *v : ret->operands())
@@ -208,12 +252,12 @@ void Emitter::emitFunction() {
   b_.CreateRet(i32(0));
 }
 
-LoweredModule lowerFunction(const ir::Function &fn, const Plan &plan,
+LoweredModule lowerFunction(const ir::Function &fn, const Plan &plan, const BufferPlan &buffers,
                             const std::string &entryName) {
   LoweredModule out;
   out.context = std::make_unique<llvm::LLVMContext>();
   out.module = std::make_unique<llvm::Module>("tfs." + fn.name(), *out.context);
-  Emitter emitter(plan, *out.module, entryName);
+  Emitter emitter(plan, buffers, *out.module, entryName);
   emitter.emitFunction();
   std::string problems;
   llvm::raw_string_ostream os(problems);

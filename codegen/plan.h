@@ -67,6 +67,14 @@ struct Frame {
   llvm::SmallVector<runtime::Tensor, 16> slots;
   std::optional<runtime::GraphRunError> error;
   std::exception_ptr foreign;  // any other C++ exception of a helper
+  // The arena when it is too large for the stack (tfs_cg_arena).
+  void *heapArena = nullptr;
+  size_t heapArenaBytes = 0;
+
+  Frame() = default;
+  Frame(const Frame &) = delete;
+  Frame &operator=(const Frame &) = delete;
+  ~Frame();
 };
 
 // The signature of compiled code: returns 0, or 1 after a helper stored the

@@ -218,7 +218,8 @@ namespace tfs::codegen {
 
 const std::vector<HelperSymbol> &helperSymbols() {
 #define TFS_HELPER(name) HelperSymbol{#name, reinterpret_cast<void *>(&name)}
-  static const std::vector<HelperSymbol> table = {
+  static const std::vector<HelperSymbol> table = [] {
+    std::vector<HelperSymbol> t = {
       TFS_HELPER(tfs_cg_node),       TFS_HELPER(tfs_cg_box_f32),
       TFS_HELPER(tfs_cg_box_f64),    TFS_HELPER(tfs_cg_box_i32),
       TFS_HELPER(tfs_cg_box_i64),    TFS_HELPER(tfs_cg_box_bool),
@@ -227,6 +228,10 @@ const std::vector<HelperSymbol> &helperSymbols() {
       TFS_HELPER(tfs_cg_unbox_bool), TFS_HELPER(tfs_cg_copy),
       TFS_HELPER(tfs_cg_truth),      TFS_HELPER(tfs_cg_div_by_zero),
   };
+    const auto &buffers = bufferHelperSymbols();
+    t.insert(t.end(), buffers.begin(), buffers.end());
+    return t;
+  }();
 #undef TFS_HELPER
   return table;
 }

@@ -15,7 +15,9 @@ struct HelperSymbol {
   const char *name;
   void *address;
 };
-// Every helper, by its C name.
+// Every helper, by its C name (buffer_helpers.cpp's are listed by
+// bufferHelperSymbols, which helperSymbols includes).
 const std::vector<HelperSymbol> &helperSymbols();
+const std::vector<HelperSymbol> &bufferHelperSymbols();
 
 }  // namespace tfs::codegen

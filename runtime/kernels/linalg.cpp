@@ -1,31 +1,33 @@
 // matmul (with transpose_a/transpose_b and broadcast batch dims): float32
-// and float64 through OpenBLAS's cblas_?gemm, integers with a plain loop.
+// and float64 through gemm.h (small products in-order FMA chains, larger
+// ones OpenBLAS's cblas_?gemm), integers with a plain loop.
 #include "runtime/kernels/kernel_util.h"
 
-#include <cblas.h>
+#include "runtime/kernels/gemm.h"
 
 namespace tfs::runtime::kernels {
 
 namespace {
 
+// Integer products: a plain loop (floats go through gemm.h).
 template <class T>
-void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T *a, const T *b, T *c) {
+void integerGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T *a, const T *b, T *c) {
   int64_t lda = ta ? m : k, ldb = tb ? k : n;
-  if constexpr (std::is_same_v<T, float>) {
-    cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
-                int(m), int(n), int(k), 1.0f, a, int(lda), b, int(ldb), 0.0f, c, int(n));
-  } else if constexpr (std::is_same_v<T, double>) {
-    cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
-                int(m), int(n), int(k), 1.0, a, int(lda), b, int(ldb), 0.0, c, int(n));
-  } else {
-    for (int64_t i = 0; i < m; ++i)
-      for (int64_t j = 0; j < n; ++j) {
-        T s = 0;
-        for (int64_t p = 0; p < k; ++p)
-          s += (ta ? a[p * lda + i] : a[i * lda + p]) * (tb ? b[j * ldb + p] : b[p * ldb + j]);
-        c[i * n + j] = s;
-      }
-  }
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      T s = 0;
+      for (int64_t p = 0; p < k; ++p)
+        s += (ta ? a[p * lda + i] : a[i * lda + p]) * (tb ? b[j * ldb + p] : b[p * ldb + j]);
+      c[i * n + j] = s;
+    }
+}
+
+template <class T>
+void matrixProduct(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T *a, const T *b, T *c) {
+  if constexpr (std::is_floating_point_v<T>)
+    gemm(ta, tb, m, n, k, a, ta ? m : k, b, tb ? k : n, c, n);
+  else
+    integerGemm(ta, tb, m, n, k, a, b, c);
 }
 
 std::vector<Tensor> matmul(std::span<const Tensor> in, const ir::Attrs &attrs) {
@@ -48,8 +50,8 @@ std::vector<Tensor> matmul(std::span<const Tensor> in, const ir::Attrs &attrs) {
         return;
       }
       forEachBroadcast<2>(batchC, {&batchA, &batchB}, [&](int64_t i, const std::array<int64_t, 2> &o) {
-        gemm<T>(ta, tb, m, n, k, a.data<T>() + o[0] * matA, b.data<T>() + o[1] * matB,
-                c.data<T>() + i * m * n);
+        matrixProduct<T>(ta, tb, m, n, k, a.data<T>() + o[0] * matA, b.data<T>() + o[1] * matB,
+                         c.data<T>() + i * m * n);
       });
     }
   });

@@ -421,6 +421,19 @@ Value forStmt(Interpreter &in, Args a, const Kwargs &) {
       n = callOp1(in, OpKind::StridedSlice, {shape}, {{"begin", std::vector<int64_t>{0}}, {"end", std::vector<int64_t>{1}},
                                                      {"strides", std::vector<int64_t>{1}}, {"shrink_axis_mask", int64_t(1)}});
     }
+    // Iterating a tf.range: element i is start + i * delta, computed as the
+    // range kernel does (the loop reads no materialized range, as TF's
+    // AutoGraph iterates a range directly).
+    std::function<Value(const Ref<TensorObject> &)> rangeItem;
+    if (const ir::Node *def = t->sym->definingNode(); def && def->kind() == OpKind::Range) {
+      auto start = wrapSym(def->operand(0), &g, "start");
+      auto delta = wrapSym(def->operand(2), &g, "delta");
+      rangeItem = [&in, start, delta](const Ref<TensorObject> &i) {
+        auto index = callOp1(in, OpKind::Cast, {i}, {{"dtype", start->dtype()}}, "Cast");
+        auto offset = callOp1(in, OpKind::Mul, {index, delta}, {}, "mul");
+        return Value(callOp1(in, OpKind::Add, {start, offset}, {}, "add"));
+      };
+    }
     std::vector<Value> full{Value::integer(0)};
     full.insert(full.end(), state.begin(), state.end());
     std::vector<std::string> fullNames{"itr"};
@@ -438,7 +451,8 @@ Value forStmt(Interpreter &in, Args a, const Kwargs &) {
           },
           [&](const std::vector<Value> &s) -> std::vector<Value> {
             auto i = toTensor(in, s[0]);
-            Value item = Value(callOp1(in, OpKind::Gather, {seq, i}, {{"axis", int64_t(0)}}, "GatherV2"));
+            Value item = rangeItem ? rangeItem(i)
+                                   : Value(callOp1(in, OpKind::Gather, {seq, i}, {{"axis", int64_t(0)}}, "GatherV2"));
             std::vector<Value> args{item};
             args.insert(args.end(), s.begin() + 1, s.end());
             std::vector<Value> next = in.toList(in.call(body, args));

@@ -1,0 +1,23 @@
+// The matrix product of the matmul kernel, shared with compiled code (so
+// both compute the same bits): c = op(a) @ op(b), op transposing when asked,
+// row-major with leading dimensions (elements per row of the stored matrix).
+//
+// Small products (m * n * k <= kSmallGemm) are computed here, each element
+// as an exact fused multiply-add chain over k in order (no dependence on
+// the host's vector width: the JIT's inline loops compute the same chain);
+// larger ones call OpenBLAS (cblas_?gemm), whose call overhead (~150 ns)
+// dominates small products such as an LSTM cell's 10x10 @ 10x40.
+#pragma once
+
+#include <cstdint>
+
+namespace tfs::runtime::kernels {
+
+inline constexpr int64_t kSmallGemm = 32768;
+
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
+          const float *b, int64_t ldb, float *c, int64_t ldc);
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double *a, int64_t lda,
+          const double *b, int64_t ldb, double *c, int64_t ldc);
+
+}  // namespace tfs::runtime::kernels
