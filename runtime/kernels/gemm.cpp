@@ -11,9 +11,10 @@ namespace tfs::runtime::kernels {
 
 namespace {
 
+// The loop body, inlined into one target-cloned function per element type
+// (clang 14 clones no templates).
 template <class T>
-__attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default"))) void
-smallGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T *a, int64_t lda, const T *b,
+inline __attribute__((always_inline)) void smallGemmBody(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T *a, int64_t lda, const T *b,
           int64_t ldb, T *c, int64_t ldc) {
   for (int64_t i = 0; i < m; ++i) {
     T *row = c + i * ldc;
@@ -32,6 +33,20 @@ smallGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T *a, int64_t
     }
   }
 }
+
+#define TFS_GEMM_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+
+TFS_GEMM_CLONES void smallGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float *a,
+                               int64_t lda, const float *b, int64_t ldb, float *c, int64_t ldc) {
+  smallGemmBody(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+}
+
+TFS_GEMM_CLONES void smallGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double *a,
+                               int64_t lda, const double *b, int64_t ldb, double *c, int64_t ldc) {
+  smallGemmBody(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+}
+
+#undef TFS_GEMM_CLONES
 
 }  // namespace
 
