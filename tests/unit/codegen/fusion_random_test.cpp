@@ -89,14 +89,14 @@ struct GraphGen {
                                     OpKind::Minimum, OpKind::SquaredDifference, OpKind::Div};
     static const OpKind unaryFloat[] = {OpKind::Tanh, OpKind::Sigmoid, OpKind::Exp, OpKind::Relu,
                                         OpKind::Neg, OpKind::Abs, OpKind::Square, OpKind::Sin,
-                                        OpKind::Log, OpKind::Sqrt};
+                                        OpKind::Log, OpKind::Sqrt, OpKind::Erf};
     static const OpKind unaryInt[] = {OpKind::Relu, OpKind::Neg, OpKind::Abs, OpKind::Square, OpKind::Sign};
     int kind = pick(10);
     ir::Value *out;
     if (kind < 5) {
       out = b.create(binary[pick(7)], {any(), any()});
     } else if (kind < 8) {
-      out = ir::isFloating(dtype) ? b.create(unaryFloat[pick(10)], {any()}) : b.create(unaryInt[pick(5)], {any()});
+      out = ir::isFloating(dtype) ? b.create(unaryFloat[pick(11)], {any()}) : b.create(unaryInt[pick(5)], {any()});
     } else if (kind == 8) {
       ir::Value *x = any(), *y = any();
       ir::Value *p = b.create(OpKind::Less, {x, y});
