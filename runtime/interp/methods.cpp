@@ -17,6 +17,32 @@ const Value &argAt(Interpreter &in, Args a, size_t i) {
   return a[i];
 }
 
+// The optional [start, end] code-point bounds of str.find / startswith at
+// args[first], [first + 1], as code points and byte offsets into s.
+struct CodePointWindow {
+  int64_t lo, hi;
+  size_t blo, bhi;
+};
+CodePointWindow codePointWindow(Interpreter &in, const std::string &s, Args a, size_t first) {
+  int64_t ncp = in.length(in.str(s));
+  auto bound = [&](size_t i, int64_t dflt) {
+    if (a.size() <= i || a[i].isNone()) return dflt;
+    int64_t v = in.toInt(a[i]);
+    if (v < 0) v = std::max<int64_t>(0, v + ncp);
+    // A start past the end finds nothing, not even "" (CPython).
+    return std::min(v, i == first ? ncp + 1 : ncp);
+  };
+  auto byteOf = [&](int64_t cp) {
+    size_t i = 0;
+    for (int64_t c = 0; i < s.size(); ++i) {
+      if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) { if (c == cp) break; ++c; }
+    }
+    return i;
+  };
+  int64_t lo = bound(first, 0), hi = bound(first + 1, ncp);
+  return {lo, hi, byteOf(lo), byteOf(hi)};
+}
+
 std::string strip(const std::string &s, const std::string &chars, bool left, bool right) {
   size_t a = 0, b = s.size();
   if (left) while (a < b && chars.find(s[a]) != std::string::npos) ++a;
@@ -151,11 +177,16 @@ Value strMethod(Interpreter &in, const std::string &s, const std::string &name, 
     return in.str(out);
   }
   if (name == "startswith" || name == "endswith") {
+    // s[start:end].startswith(prefix), with CPython's bounds (a start past
+    // the end matches nothing, not even "").
+    auto [lo, hi, blo, bhi] = codePointWindow(in, s, a, 1);
     std::vector<Value> opts = argAt(in, a, 0).as<TupleObject>() ? a[0].as<TupleObject>()->items : std::vector<Value>{a[0]};
+    if (lo > hi) return Value::boolean(false);
+    std::string_view window(s.data() + blo, bhi - blo);
     for (auto &o : opts) {
       std::string p = in.str(o);
-      bool ok = name == "startswith" ? s.compare(0, p.size(), p) == 0
-                                     : s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
+      bool ok = name == "startswith" ? window.substr(0, p.size()) == p
+                                     : window.size() >= p.size() && window.substr(window.size() - p.size()) == p;
       if (ok) return Value::boolean(true);
     }
     return Value::boolean(false);
@@ -178,24 +209,7 @@ Value strMethod(Interpreter &in, const std::string &s, const std::string &name, 
   }
   if (name == "find" || name == "index" || name == "rfind" || name == "rindex") {
     std::string sub = arg(0);
-    // Optional [start, end] code-point bounds, converted to byte offsets.
-    int64_t ncp = in.length(in.str(s));
-    auto bound = [&](size_t i, int64_t dflt) {
-      if (a.size() <= i || a[i].isNone()) return dflt;
-      int64_t v = in.toInt(a[i]);
-      if (v < 0) v = std::max<int64_t>(0, v + ncp);
-      // A start past the end finds nothing, not even "" (CPython).
-      return std::min(v, i == 1 ? ncp + 1 : ncp);
-    };
-    auto byteOf = [&](int64_t cp) {
-      size_t i = 0;
-      for (int64_t c = 0; i < s.size(); ++i) {
-        if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) { if (c == cp) break; ++c; }
-      }
-      return i;
-    };
-    int64_t lo = bound(1, 0), hi = bound(2, ncp);
-    size_t blo = byteOf(lo), bhi = byteOf(hi);
+    auto [lo, hi, blo, bhi] = codePointWindow(in, s, a, 1);
     size_t f = std::string::npos;
     if (lo <= hi && bhi - blo >= sub.size()) {
       std::string window = s.substr(blo, bhi - blo);

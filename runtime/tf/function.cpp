@@ -11,6 +11,7 @@
 #include "runtime/tf/executable.h"
 #include "runtime/tf/tf.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
 
@@ -576,7 +577,19 @@ TracedSignature traceForExport(Interpreter &in, const Value &f) {
   if (!w->hasSignature)
     in.raise("ValueError", "saving a tf.function requires an input_signature (tfs saves one concrete function per signature)");
   Ref<ConcreteFunction> cf = w->concrete(in, w->signatureArgs(), {});
-  return TracedSignature{cf->scope, cf->variables};
+  TracedSignature sig{cf->scope, cf->variables, {}};
+  // A dict of tensors is ("dict", ((key, index), ...)); see collectOutputs.
+  if (auto *t = cf->outputStructure.as<TupleObject>(); t && t->items.size() == 2 && in.str(t->items[0]) == "dict") {
+    std::vector<std::pair<int64_t, std::string>> keyed;
+    for (auto &kv : in.toList(t->items[1])) {
+      auto *p = kv.as<TupleObject>();
+      if (!p || !p->items[1].isInt()) return sig;
+      keyed.emplace_back(p->items[1].asInt(), in.str(p->items[0]));
+    }
+    std::sort(keyed.begin(), keyed.end());
+    for (auto &[index, key] : keyed) sig.outputKeys.push_back(key);
+  }
+  return sig;
 }
 
 Value makeDatasetFunction(Interpreter &in, const Value &f, const Value &signature) {

@@ -264,6 +264,9 @@ Value makeDatasetFunction(Interpreter &in, const Value &f, const Value &signatur
 struct TracedSignature {
   std::shared_ptr<GraphScope> scope;
   std::vector<Ref<VariableObject>> variables;
+  // When the function returns a dict of tensors: its keys, in the order of
+  // the graph's outputs (a SavedModel signature returns such a dict).
+  std::vector<std::string> outputKeys;
 };
 TracedSignature traceForExport(Interpreter &in, const Value &fn);
 

@@ -107,6 +107,106 @@ void writeAtomic(Interpreter &in, const std::string &path, const std::string &da
   syncDirectoryOf(target);
 }
 
+// The weights blob of a tfs Keras file: per tensor a dtype code, the rank,
+// the dims (int64) and the raw little-endian elements.
+std::string encodeTensors(Interpreter &in, const Value &list) {
+  std::string out;
+  auto put = [&](const void *p, size_t n) { out.append(static_cast<const char *>(p), n); };
+  for (const Value &v : in.toList(list)) {
+    Ref<TensorObject> t = toTensor(in, v);
+    if (t->symbolic()) in.raise("ValueError", "cannot save a symbolic tensor");
+    const Tensor &e = t->eager;
+    if (e.dtype() == DType::String) in.raise("NotImplementedError", "saving string weights is not supported by tfs");
+    uint8_t code = uint8_t(e.dtype()), rank = uint8_t(e.rank());
+    put(&code, 1);
+    put(&rank, 1);
+    for (int64_t d : e.shape()) put(&d, sizeof(d));
+    put(e.rawData(), size_t(e.numElements()) * ir::dtypeSize(e.dtype()));
+  }
+  return out;
+}
+
+Value decodeTensors(Interpreter &in, const std::string &blob) {
+  std::vector<Value> out;
+  size_t pos = 0;
+  auto need = [&](size_t n) {
+    if (pos + n > blob.size()) in.raise("ValueError", "the weights data is truncated");
+  };
+  while (pos < blob.size()) {
+    need(2);
+    uint8_t code = uint8_t(blob[pos]), rank = uint8_t(blob[pos + 1]);
+    pos += 2;
+    if (code >= uint8_t(DType::String) || rank > 32)
+      in.raise("ValueError", "the weights data is corrupted");
+    std::vector<int64_t> shape(rank);
+    int64_t n = 1;
+    for (auto &d : shape) {
+      need(sizeof(int64_t));
+      std::memcpy(&d, blob.data() + pos, sizeof(int64_t));
+      pos += sizeof(int64_t);
+      if (d < 0 || d > (int64_t(1) << 40) || __builtin_mul_overflow(n, d, &n) || n > (int64_t(1) << 40))
+        in.raise("ValueError", "the weights data is corrupted");
+    }
+    size_t bytes = size_t(n) * ir::dtypeSize(DType(code));
+    need(bytes);
+    Tensor t = Tensor::empty(DType(code), shape);
+    std::memcpy(t.rawData(), blob.data() + pos, bytes);
+    pos += bytes;
+    out.push_back(wrap(t, true));
+  }
+  return in.list(out);
+}
+
+// Note [tfs Keras files]
+// model.save / save_weights write one file: the magic line "TFS-KERAS 1",
+// the byte length of a JSON header and the header (model config, weight
+// names, training config), the weights blob (encodeTensors), and a trailer
+// "CRC32 xxxxxxxx" over everything before it. It is written to a
+// temporary sibling and renamed over the target (writeAtomic), so a crash
+// leaves the old file or the new one; a torn or edited file fails its
+// checksum and is refused with the file's name.
+constexpr const char *kKerasMagic = "TFS-KERAS 1\n";
+
+uint32_t crcOf(const std::string &s) {
+  uLong c = ::crc32(0L, Z_NULL, 0);
+  return uint32_t(::crc32(c, reinterpret_cast<const Bytef *>(s.data()), uInt(s.size())));
+}
+
+void writeContainer(Interpreter &in, const std::string &path, const std::string &header, const std::string &blob) {
+  std::string body = kKerasMagic + std::to_string(header.size()) + "\n" + header + blob;
+  writeAtomic(in, path, body + fmt::format("\nCRC32 {:08x}\n", crcOf(body)));
+}
+
+Value readContainer(Interpreter &in, const std::string &path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) in.raise("OSError", fmt::format("No file or directory found at {}", path));
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string data = ss.str();
+  std::string magic = kKerasMagic;
+  if (data.compare(0, magic.size(), magic) != 0)
+    in.raise("ValueError", fmt::format("{} is not a model or weights file written by tfs (HDF5 and Keras v3 .keras "
+                                       "files are not supported by tfs)", path));
+  constexpr size_t kTrailer = 1 + 6 + 8 + 1;  // "\nCRC32 " + 8 hex digits + "\n"
+  if (data.size() < magic.size() + kTrailer)
+    in.raise("ValueError", fmt::format("{} is truncated", path));
+  std::string body = data.substr(0, data.size() - kTrailer), trailer = data.substr(data.size() - kTrailer);
+  if (trailer.compare(0, 7, "\nCRC32 ") != 0 || trailer.substr(7, 8) != fmt::format("{:08x}", crcOf(body)))
+    in.raise("ValueError", fmt::format("{} is corrupted (checksum mismatch)", path));
+  size_t nl = body.find('\n', magic.size());
+  if (nl == std::string::npos) in.raise("ValueError", fmt::format("{} is corrupted", path));
+  size_t headerSize = 0;
+  try {
+    headerSize = std::stoul(body.substr(magic.size(), nl - magic.size()));
+  } catch (...) {
+    in.raise("ValueError", fmt::format("{} is corrupted", path));
+  }
+  if (nl + 1 + headerSize > body.size()) in.raise("ValueError", fmt::format("{} is corrupted", path));
+  std::string header = body.substr(nl + 1, headerSize);
+  std::string blob = body.substr(nl + 1 + headerSize);
+  return in.tuple({in.str(header), Value(make<BytesObject>(blob))});
+}
+
 Value makeKerasNative(Interpreter &in) {
   auto m = make<ModuleObject>("_keras_native");
   auto bind = [&](std::string_view sig, SignedFn fn) {
@@ -148,11 +248,17 @@ Value makeKerasNative(Interpreter &in) {
     ss << f.rdbuf();
     return Value(make<BytesObject>(ss.str()));
   });
+  bind("encode_tensors(tensors)", [](Interpreter &in, const Bound &a) -> Value {
+    return Value(make<BytesObject>(encodeTensors(in, a["tensors"])));
+  });
+  bind("decode_tensors(data)", [](Interpreter &in, const Bound &a) { return decodeTensors(in, bytesOf(in, a["data"])); });
+  bind("write_container(path, header, weights)", [](Interpreter &in, const Bound &a) {
+    writeContainer(in, in.str(a["path"]), in.str(a["header"]), bytesOf(in, a["weights"]));
+    return Value();
+  });
+  bind("read_container(path)", [](Interpreter &in, const Bound &a) { return readContainer(in, in.str(a["path"])); });
   bind("crc32(data)", [](Interpreter &in, const Bound &a) {
-    std::string s = bytesOf(in, a["data"]);
-    uLong c = ::crc32(0L, Z_NULL, 0);
-    c = ::crc32(c, reinterpret_cast<const Bytef *>(s.data()), uInt(s.size()));
-    return Value::integer(int64_t(c));
+    return Value::integer(int64_t(crcOf(bytesOf(in, a["data"]))));
   });
   bind("exists(path)", [](Interpreter &in, const Bound &a) {
     std::error_code ec;

@@ -98,6 +98,7 @@ struct LoadedFunction : Object {
   ir::Function *fn = nullptr;
   std::vector<std::shared_ptr<Tensor>> variables;
   std::shared_ptr<Executable> exec;  // the optimized copy that runs
+  std::vector<std::string> outputKeys;  // a signature returning a dict
   const char *typeName() const override { return "RestoredFunction"; }
   std::optional<Value> call(Interpreter &in, Args args, const Kwargs &) override {
     std::vector<Tensor> ts;
@@ -110,6 +111,11 @@ struct LoadedFunction : Object {
       in.raise("TypeError", fmt::format("{}() takes {} arguments ({} given)", fn->name(), fn->params().size(), ts.size()));
     if (!exec) exec = std::make_shared<Executable>(*fn);
     std::vector<Tensor> out = exec->run(in, ts);
+    if (!outputKeys.empty() && outputKeys.size() == out.size()) {
+      auto d = make<DictObject>();
+      for (size_t i = 0; i < out.size(); ++i) d->set(in, in.str(outputKeys[i]), wrap(out[i]));
+      return Value(d);
+    }
     if (out.empty()) return Value();
     if (out.size() == 1) return wrap(out[0]);
     std::vector<Value> items;
@@ -179,6 +185,10 @@ Value load(Interpreter &in, const std::string &dir) {
       cap.handle = std::shared_ptr<void>(it->second, it->second.get());
     }
     std::string name = entry.path().stem().string();
+    if (std::ifstream keys(root / (name + ".outputs")); keys) {
+      std::string key;
+      while (std::getline(keys, key)) lf->outputKeys.push_back(key);
+    }
     obj->scope->vars[name] = Value(lf);
     signatures->set(in, in.str(name), Value(lf));
   }
@@ -206,6 +216,17 @@ void installSavedModel(Interpreter &in, ModuleObject &tf) {
       for (auto &[k, v] : d->items()) fns.emplace_back(in.str(k), v);
     } else if (!args[2].isNone()) {
       fns.emplace_back("serving_default", args[2]);
+    }
+    // A Keras model exports its call (serving_default and __call__) from the
+    // input spec of its first call (Model._tfs_saved_model_functions).
+    if (auto hook = in.getAttrOpt(args[0], "_tfs_saved_model_functions")) {
+      Value exported = in.call(*hook, {});  // keeps the dict alive while we read it
+      if (auto *d = exported.as<DictObject>())
+        for (auto &[k, v] : d->items()) {
+          bool already = false;
+          for (auto &f : fns) already |= f.first == in.str(k);
+          if (!already) fns.emplace_back(in.str(k), v);
+        }
     }
     // Methods that are tf.functions with signatures are saved under their own names.
     if (auto *inst = args[0].as<InstanceObject>()) {
@@ -236,6 +257,11 @@ void installSavedModel(Interpreter &in, ModuleObject &tf) {
     for (auto &[name, f] : fns) {
       TracedSignature sig = traceForExport(in, f);
       writeFileSynced(in, tmp / (name + ".ir"), ir::printModule(sig.scope->module()));
+      if (!sig.outputKeys.empty()) {
+        std::string keys;
+        for (auto &k : sig.outputKeys) keys += k + "\n";
+        writeFileSynced(in, tmp / (name + ".outputs"), keys);
+      }
       for (auto &cap : sig.scope->function().captures()) {
         if (cap.kind != ir::Capture::Kind::Variable || savedVars[cap.name]) continue;
         savedVars[cap.name] = true;
