@@ -1,28 +1,18 @@
 // Reduction kernels (sum/mean/max/min/prod/any/all over an axis set with
-// keepdims) and argmax/argmin. Each reduction walks the input once,
-// accumulating into the output slot its index maps to. Integer mean
-// truncates like TF; float sums accumulate in double for float32.
+// keepdims) and argmax/argmin. Each reduction walks the input once, one
+// contiguous run at a time, accumulating into the output slot its index maps
+// to. Integer mean truncates like TF; float sums accumulate in double, with
+// 32 partial sums per contiguous run (sumRun).
 #include "runtime/kernels/kernel_util.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
 namespace tfs::runtime::kernels {
 
 namespace {
-
-// Maps each input element to its output slot under `reduce` (per-dim flags).
-std::vector<int64_t> outputStrides(const std::vector<int64_t> &shape, const std::vector<bool> &reduce) {
-  std::vector<int64_t> kept;
-  for (size_t i = 0; i < shape.size(); ++i)
-    if (!reduce[i]) kept.push_back(shape[i]);
-  std::vector<int64_t> ks = contiguousStrides(kept), strides(shape.size(), 0);
-  size_t k = 0;
-  for (size_t i = 0; i < shape.size(); ++i)
-    if (!reduce[i]) strides[i] = ks[k++];
-  return strides;
-}
 
 std::vector<bool> reducedDims(const Tensor &x, const ir::Attrs &attrs) {
   size_t r = x.rank();
@@ -33,12 +23,133 @@ std::vector<bool> reducedDims(const Tensor &x, const ir::Attrs &attrs) {
   return reduce;
 }
 
+// The input's dims merged into alternating blocks of reduced and kept dims
+// (size-1 dims dropped): [2, 3, 4] reducing axis 1 and 2 is [2 kept, 12
+// reduced]. The last block is a contiguous run of the input.
+struct Blocks {
+  std::vector<int64_t> size;
+  std::vector<bool> reduced;
+};
+
+Blocks mergeDims(const std::vector<int64_t> &shape, const std::vector<bool> &reduce) {
+  Blocks b;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1) continue;
+    if (!b.size.empty() && b.reduced.back() == reduce[d]) {
+      b.size.back() *= shape[d];
+    } else {
+      b.size.push_back(shape[d]);
+      b.reduced.push_back(reduce[d]);
+    }
+  }
+  if (b.size.empty()) {
+    b.size.push_back(1);
+    b.reduced.push_back(true);
+  }
+  return b;
+}
+
+// The sum of a contiguous float run in double: 32 interleaved partial sums
+// (element i goes to partial i % 32, kept as four 8-lane vectors), added
+// lane-wise ((p0 + p1) + (p2 + p3)) and then pairwise across the 8 lanes.
+// The order is fixed by this code, not by the vector unit, so every machine
+// and both backends get the same bits; target clones only choose how many
+// hardware registers hold a vector.
+using Double8 = double __attribute__((vector_size(64)));
+using Float8 = float __attribute__((vector_size(32)));
+
+// acc += p[0..8) (by reference: a 64-byte vector by value changes the ABI).
+template <class T> inline __attribute__((always_inline)) void add8(Double8 &acc, const T *p) {
+  if constexpr (std::is_same_v<T, float>) {
+    Float8 f;
+    std::memcpy(&f, p, sizeof f);
+    acc += __builtin_convertvector(f, Double8);
+  } else {
+    Double8 d;
+    std::memcpy(&d, p, sizeof d);
+    acc += d;
+  }
+}
+
+template <class T> inline __attribute__((always_inline)) double sumRunBody(const T *p, int64_t n) {
+  Double8 v[4] = {};
+  int64_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    add8(v[0], p + i);
+    add8(v[1], p + i + 8);
+    add8(v[2], p + i + 16);
+    add8(v[3], p + i + 24);
+  }
+  double part[32];
+  std::memcpy(part, v, sizeof part);
+  for (int k = 0; i < n; ++i, ++k) part[k] += double(p[i]);
+  double lane[8];
+  for (int k = 0; k < 8; ++k) lane[k] = (part[k] + part[8 + k]) + (part[16 + k] + part[24 + k]);
+  return ((lane[0] + lane[1]) + (lane[2] + lane[3])) + ((lane[4] + lane[5]) + (lane[6] + lane[7]));
+}
+
+#define TFS_SUM_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+TFS_SUM_CLONES double sumRun(const float *p, int64_t n) { return sumRunBody(p, n); }
+TFS_SUM_CLONES double sumRun(const double *p, int64_t n) { return sumRunBody(p, n); }
+#undef TFS_SUM_CLONES
+
+template <OpKind K, class Acc> void fold(Acc &a, Acc v) {
+  if constexpr (K == OpKind::ReduceSum || K == OpKind::ReduceMean) a = Acc(a + v);
+  else if constexpr (K == OpKind::ReduceProd) a = Acc(a * v);
+  else if constexpr (K == OpKind::ReduceMax) { if (v > a || std::isnan(double(v))) a = v; }
+  else if constexpr (K == OpKind::ReduceMin) { if (v < a || std::isnan(double(v))) a = v; }
+  else if constexpr (K == OpKind::ReduceAny) a = a || v;
+  else if constexpr (K == OpKind::ReduceAll) a = a && v;
+}
+
+// Folds every element of `p` (merged into `blocks`) into its output slot of
+// `acc`, one contiguous run (the last block) at a time: a reduced run folds
+// into one slot (sums through sumRun), a kept run into consecutive slots.
+template <OpKind K, class Acc, class T>
+void foldRuns(const T *p, const Blocks &blocks, std::vector<Acc> &acc) {
+  size_t nb = blocks.size.size();  // >= 1 (mergeDims)
+  if (nb == 0) return;
+  int64_t run = blocks.size.back();
+  bool runReduced = blocks.reduced.back();
+  // Output strides of the kept blocks (0 for reduced ones).
+  std::vector<int64_t> ostride(nb, 0);
+  int64_t s = 1;
+  for (size_t b = nb; b-- > 0;)
+    if (!blocks.reduced[b]) {
+      ostride[b] = s;
+      s *= blocks.size[b];
+    }
+  int64_t runs = 1;
+  for (size_t b = 0; b + 1 < nb; ++b) runs *= blocks.size[b];
+  std::vector<int64_t> idx(nb, 0);
+  int64_t slot = 0;
+  for (int64_t r = 0; r < runs; ++r) {
+    const T *q = p + r * run;
+    if (runReduced) {
+      Acc &a = acc[size_t(slot)];
+      if constexpr ((K == OpKind::ReduceSum || K == OpKind::ReduceMean) && std::is_floating_point_v<Acc>)
+        a += sumRun(q, run);
+      else
+        for (int64_t i = 0; i < run; ++i) fold<K>(a, Acc(q[i]));
+    } else {
+      Acc *a = acc.data() + slot;
+      for (int64_t i = 0; i < run; ++i) fold<K>(a[i], Acc(q[i]));
+    }
+    // Next run: odometer over the blocks before the last.
+    for (size_t b = nb - 1; b-- > 0;) {
+      slot += ostride[b];
+      if (++idx[b] < blocks.size[b]) break;
+      slot -= ostride[b] * blocks.size[b];
+      idx[b] = 0;
+    }
+  }
+}
+
 template <OpKind K> std::vector<Tensor> reduceKernel(std::span<const Tensor> in, const ir::Attrs &attrs) {
   std::vector<Tensor> out = allocateOutputs(K, in, attrs);
   const Tensor &x = in[0];
   Tensor &o = out[0];
   std::vector<bool> reduce = reducedDims(x, attrs);
-  std::vector<int64_t> ostr = outputStrides(x.shape(), reduce);
   int64_t m = o.numElements();
   int64_t count = m == 0 ? 0 : x.numElements() / std::max<int64_t>(m, 1);
   dispatchNumeric(x.dtype(), [&]<class T>() {
@@ -50,31 +161,8 @@ template <OpKind K> std::vector<Tensor> reduceKernel(std::span<const Tensor> in,
     else if constexpr (K == OpKind::ReduceMax) init = std::is_floating_point_v<T> ? Acc(-INFINITY) : Acc(std::numeric_limits<T>::lowest());
     else if constexpr (K == OpKind::ReduceMin) init = std::is_floating_point_v<T> ? Acc(INFINITY) : Acc(std::numeric_limits<T>::max());
     std::fill(acc.begin(), acc.end(), init);
-    const T *p = x.data<T>();
-    auto step = [&](int64_t i, int64_t slot) {
-      Acc v = Acc(p[i]);
-      Acc &a = acc[size_t(slot)];
-      if constexpr (K == OpKind::ReduceSum || K == OpKind::ReduceMean) a = Acc(a + v);
-      else if constexpr (K == OpKind::ReduceProd) a = Acc(a * v);
-      else if constexpr (K == OpKind::ReduceMax) { if (v > a || std::isnan(double(v))) a = v; }
-      else if constexpr (K == OpKind::ReduceMin) { if (v < a || std::isnan(double(v))) a = v; }
-      else if constexpr (K == OpKind::ReduceAny) a = a || v;
-      else if constexpr (K == OpKind::ReduceAll) a = a && v;
-    };
-    if (m == 1) {
-      for (int64_t i = 0; i < x.numElements(); ++i) step(i, 0);
-    } else {
-      forEachBroadcast<1>(x.shape(), {&x.shape()}, [&](int64_t i, const std::array<int64_t, 1> &) {
-        // Recover the output slot from the multi-index.
-        int64_t rem = i, slot = 0;
-        for (size_t d = x.rank(); d-- > 0;) {
-          int64_t idx = rem % x.shape()[d];
-          rem /= x.shape()[d];
-          slot += idx * ostr[d];
-        }
-        step(i, slot);
-      });
-    }
+    if (x.numElements() > 0)
+      foldRuns<K>(x.data<T>(), mergeDims(x.shape(), reduce), acc);
     T *q = o.data<T>();
     for (int64_t j = 0; j < m; ++j) {
       if constexpr (K == OpKind::ReduceMean) {
