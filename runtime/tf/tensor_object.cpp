@@ -6,6 +6,7 @@
 #include "runtime/tensor/format.h"
 #include "ir/shape_args.h"
 #include "runtime/tf/tf.h"
+#include "runtime/interp/signature.h"
 
 #include <fmt/format.h>
 
@@ -461,8 +462,58 @@ std::optional<Value> DTypeObject::call(Interpreter &in, Args a, const Kwargs &) 
   return wrap(tensorFromPython(in, a.empty() ? Value::integer(0) : a[0], dtype, true), true);
 }
 
+// A TensorShape, a list/tuple of dims (None unknown) or None (unknown rank),
+// as TF's as_shape accepts.
+static ir::Shape shapeOfValue(Interpreter &in, const Value &v) {
+  if (v.isNone()) return ir::Shape::unranked();
+  if (auto *s = v.as<TensorShapeObject>()) return s->shape;
+  std::vector<int64_t> dims;
+  for (auto &d : in.toList(v)) dims.push_back(d.isNone() ? -1 : in.toInt(d));
+  return ir::Shape(dims);
+}
+
+// TensorShape.merge_with: the most specific shape compatible with both, or
+// TF's ValueError when they conflict.
+static ir::Shape mergeShapes(Interpreter &in, const ir::Shape &a, const ir::Shape &b) {
+  if (!a.ranked) return b;
+  if (!b.ranked) return a;
+  if (!a.isCompatibleWith(b))
+    in.raise("ValueError", fmt::format("Shapes {} and {} are not compatible", a.tfString(), b.tfString()));
+  ir::Shape out = a;
+  for (size_t i = 0; i < out.dims.size(); ++i)
+    if (out.dims[i] < 0) out.dims[i] = b.dims[i];
+  return out;
+}
+
 std::optional<Value> TensorShapeObject::getAttr(Interpreter &in, const std::string &name) {
   Ref<TensorShapeObject> self(this);
+  if (name == "is_compatible_with")
+    return nativeWithSignature(in, "is_compatible_with(other)", [self](Interpreter &in, const Bound &a) {
+      return Value::boolean(self->shape.isCompatibleWith(shapeOfValue(in, a["other"])));
+    });
+  if (name == "assert_is_compatible_with")
+    return nativeWithSignature(in, "assert_is_compatible_with(other)", [self](Interpreter &in, const Bound &a) {
+      ir::Shape other = shapeOfValue(in, a["other"]);
+      if (!self->shape.isCompatibleWith(other))
+        in.raise("ValueError", fmt::format("Shapes {} and {} are incompatible", self->shape.tfString(), other.tfString()));
+      return Value();
+    });
+  if (name == "merge_with")
+    return nativeWithSignature(in, "merge_with(other)", [self](Interpreter &in, const Bound &a) -> Value {
+      return make<TensorShapeObject>(mergeShapes(in, self->shape, shapeOfValue(in, a["other"])));
+    });
+  if (name == "is_fully_defined")
+    return nativeWithSignature(in, "is_fully_defined()", [self](Interpreter &, const Bound &) {
+      return Value::boolean(self->shape.ranked && self->shape.fullyDefined());
+    });
+  if (name == "concatenate")
+    return nativeWithSignature(in, "concatenate(other)", [self](Interpreter &in, const Bound &a) -> Value {
+      ir::Shape other = shapeOfValue(in, a["other"]);
+      if (!self->shape.ranked || !other.ranked) return make<TensorShapeObject>(ir::Shape::unranked());
+      std::vector<int64_t> dims = self->shape.dims;
+      dims.insert(dims.end(), other.dims.begin(), other.dims.end());
+      return make<TensorShapeObject>(ir::Shape(dims));
+    });
   if (name == "as_list")
     return in.native(name, [self](Interpreter &in, Args, const Kwargs &) {
       std::vector<Value> dims;
