@@ -287,7 +287,11 @@ RULE(squeeze) {
       drop[size_t(k)] = true;
     }
   } else {
-    for (size_t i = 0; i < d.size(); ++i) drop[i] = d[i] == 1;
+    // An unknown dim may turn out to be 1: the rank is then unknown (TF).
+    for (size_t i = 0; i < d.size(); ++i) {
+      if (d[i] < 0) return {TensorType{in[0].dtype, Shape::unranked()}};
+      drop[i] = d[i] == 1;
+    }
   }
   std::vector<int64_t> dims;
   for (size_t i = 0; i < d.size(); ++i)
@@ -635,6 +639,9 @@ TypeRule typeRuleFor(OpKind k) {
   case OpKind::DepthwiseConv2DBackpropFilter: case OpKind::MaxPool: case OpKind::MaxPoolGrad:
   case OpKind::MaxPoolGradGrad: case OpKind::AvgPool: case OpKind::AvgPoolGrad:
     return windowTypeRule(k);
+  case OpKind::Cumsum: case OpKind::Cumprod: case OpKind::Reverse: case OpKind::TopK:
+  case OpKind::WhereIndices: case OpKind::UnsortedSegmentSum: case OpKind::StridedSliceGrad: case OpKind::Pad:
+    return indexTypeRule(k);
   case OpKind::ReluGrad: return reluGrad;
   case OpKind::StringJoin: return stringJoin;
   case OpKind::Assert: return assertion;
@@ -661,7 +668,7 @@ bool isNotDifferentiable(OpKind k) {
   case OpKind::Linspace: case OpKind::RandomNormal: case OpKind::RandomUniform:
   case OpKind::StringJoin: case OpKind::AsString: case OpKind::ZerosLike: case OpKind::OnesLike:
   case OpKind::ReduceAny: case OpKind::ReduceAll: case OpKind::FloorDiv:
-  case OpKind::Placeholder: case OpKind::Print: case OpKind::Assert:
+  case OpKind::Placeholder: case OpKind::Print: case OpKind::Assert: case OpKind::WhereIndices:
     return true;
   default:
     return false;
@@ -761,6 +768,9 @@ const char *tfOpType(OpKind k) {
   case OpKind::DepthwiseConv2D: return "DepthwiseConv2dNative";
   case OpKind::DepthwiseConv2DBackpropInput: return "DepthwiseConv2dNativeBackpropInput";
   case OpKind::DepthwiseConv2DBackpropFilter: return "DepthwiseConv2dNativeBackpropFilter";
+  case OpKind::Cumsum: case OpKind::Cumprod: case OpKind::Reverse: case OpKind::TopK:
+  case OpKind::WhereIndices: case OpKind::UnsortedSegmentSum: case OpKind::StridedSliceGrad: case OpKind::Pad:
+    return indexOpType(k);
   case OpKind::MaxPool: return "MaxPool";
   case OpKind::MaxPoolGrad: return "MaxPoolGrad";
   case OpKind::MaxPoolGradGrad: return "MaxPoolGradGrad";

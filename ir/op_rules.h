@@ -11,6 +11,11 @@ TypeRule typeRuleFor(OpKind kind);
 // The rules of the 2-D window ops (conv, depthwise conv, pooling and their
 // gradients; op_rules_window.cpp), null for any other op.
 TypeRule windowTypeRule(OpKind kind);
+// The rules of the indexing, scan and sorting ops (cumsum, reverse, top_k,
+// where_indices, unsorted_segment_sum, strided_slice_grad, pad;
+// op_rules_index.cpp) and their TF op type names; null for any other op.
+TypeRule indexTypeRule(OpKind kind);
+const char *indexOpType(OpKind kind);
 bool isNotDifferentiable(OpKind kind);
 
 // Numpy broadcasting of two static shapes; throws OpError

@@ -16,12 +16,6 @@ namespace {
 
 using Binder = std::vector<std::string>;
 
-// A function of module `m` bound through its signature text (the name is
-// the signature's).
-void defSig(Interpreter &in, ModuleObject &m, std::string_view signature, SignedFn fn) {
-  Value f = nativeWithSignature(in, signature, std::move(fn));
-  m.scope->vars[std::string(signature.substr(0, signature.find('(')))] = f;
-}
 
 Value opt(const Kwargs &kw, const std::string &name) {
   for (const auto &[k, v] : kw) if (k == name) return v;
@@ -89,6 +83,11 @@ void reduceOp(Interpreter &in, ModuleObject &m, const std::string &name, OpKind 
 }
 
 }  // namespace
+
+void defSig(Interpreter &in, ModuleObject &m, std::string_view signature, SignedFn fn) {
+  Value f = nativeWithSignature(in, signature, std::move(fn));
+  m.scope->vars[std::string(signature.substr(0, signature.find('(')))] = f;
+}
 
 void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObject &nn, ModuleObject &linalg) {
   for (ModuleObject *m : {&tf, &math}) {
@@ -291,12 +290,17 @@ void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObj
     addShapeArg(xs, attrs, "depth", scalarArg(in, a["depth"], "depth"));
     return Value(callOp1(in, OpKind::OneHot, xs, attrs, nameArg(in, a["name"], "one_hot")));
   });
-  def(in, tf, "where", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    auto args = in.bindArgs("where", a, kw, {"condition", "x", "y", "name"}, {std::nullopt, Value(), Value(), Value()});
-    auto c = toTensor(in, args[0]);
-    auto x = toTensor(in, args[1]);
-    auto y = toTensor(in, args[2], std::nullopt, x->dtype());
-    return Value(callOp1(in, OpKind::Select, {c, x, y}, {}, "SelectV2"));
+  defSig(in, tf, "where(condition, x=None, y=None, name=None)", [](Interpreter &in, const Bound &a) -> Value {
+    auto c = toTensor(in, a["condition"]);
+    if (a.isNone("x") && a.isNone("y")) {
+      // The coordinates of the true elements: [num_true, rank], int64 (a
+      // shape known only at run time).
+      return Value(callOp1(in, OpKind::WhereIndices, {c}, {}, nameArg(in, a["name"], "Where")));
+    }
+    if (a.isNone("x") || a.isNone("y")) raiseTf(in, "ValueError", "x and y must both be non-None or both be None.");
+    auto x = toTensor(in, a["x"]);
+    auto y = toTensor(in, a["y"], std::nullopt, x->dtype());
+    return Value(callOp1(in, OpKind::Select, {c, x, y}, {}, nameArg(in, a["name"], "SelectV2")));
   });
   def(in, tf, "shape", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     auto args = in.bindArgs("shape", a, kw, {"input", "out_type", "name"}, {std::nullopt, Value(), Value()});

@@ -2,6 +2,7 @@
 // lib/numpy). The engine's door is runtime/tf/tf.h; this header is above it.
 #pragma once
 
+#include "runtime/interp/signature.h"
 #include "runtime/tf/tf.h"
 
 namespace tfs::runtime::tf {
@@ -11,6 +12,12 @@ void registerTfModules();
 Value makeTfModule(Interpreter &in, bool v1);
 Value makeNumpyModule(Interpreter &in);
 void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObject &nn, ModuleObject &linalg);
+// Indexing, scan and sorting ops (index_bindings.cpp): cumsum, cumprod,
+// reverse, unsorted_segment_sum, pad, tf.raw_ops.TopKV2.
+void installIndexOps(Interpreter &in, ModuleObject &tf, ModuleObject &math);
+// A function of module `m` bound through its signature text (its name is
+// the signature's).
+void defSig(Interpreter &in, ModuleObject &m, std::string_view signature, SignedFn fn);
 // tf.nn's convolution and pooling functions (nn_bindings.cpp).
 void installNnWindowOps(Interpreter &in, ModuleObject &nn);
 // tf.io.read_file / write_file (io_bindings.cpp).

@@ -275,6 +275,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
   auto errors = submodule(in, *tf, "errors");
   auto dtypes = submodule(in, *tf, "dtypes");
   installOps(in, *tf, *math, *nn, *linalg);
+  installIndexOps(in, *tf, *math);
   installNnWindowOps(in, *nn);
   installStatelessRandom(in, *random);
   installIo(in, *tf);

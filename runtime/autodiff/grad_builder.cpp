@@ -97,14 +97,62 @@ Handle GradBuilder::reshape(Handle x, std::vector<int64_t> dims) {
 
 Handle GradBuilder::reshapeLike(Handle x, Handle like) {
   auto t = type(like);
-  if (!t.shape.ranked)
-    throwGradError("gradient of reshape needs an input of known rank");
-  auto dims = t.shape.dims;
-  if (std::count(dims.begin(), dims.end(), ir::kUnknownDim) > 1)
-    throwGradError(fmt::format(
-        "gradient of reshape needs an input shape with at most one unknown dim, got {}",
-        t.str()));
-  return reshape(x, dims);
+  if (t.shape.ranked && std::count(t.shape.dims.begin(), t.shape.dims.end(), ir::kUnknownDim) <= 1)
+    return reshape(x, t.shape.dims);
+  return reshapeTo(x, shapeOf(like));
+}
+
+Handle GradBuilder::ints(const std::vector<int64_t> &v) {
+  Tensor t = Tensor::empty(ir::DType::Int32, {static_cast<int64_t>(v.size())});
+  for (size_t i = 0; i < v.size(); ++i)
+    t.data<int32_t>()[i] = static_cast<int32_t>(v[i]);
+  return em_.constantTensor(t);
+}
+
+Handle GradBuilder::shapeOf(Handle h) {
+  auto t = type(h);
+  if (t.shape.ranked && t.shape.fullyDefined())
+    return ints(t.shape.dims);
+  return op(OpKind::ShapeOf, {h});
+}
+
+Handle GradBuilder::dimOf(Handle h, int64_t axis) {
+  auto t = type(h);
+  if (t.shape.ranked && axis < int64_t(t.shape.rank()) && t.shape.dims[axis] >= 0)
+    return intScalar(t.shape.dims[axis]);
+  return op(OpKind::StridedSlice, {op(OpKind::ShapeOf, {h})},
+            {{"begin", std::vector<int64_t>{axis}}, {"end", std::vector<int64_t>{axis + 1}},
+             {"strides", std::vector<int64_t>{1}}, {"shrink_axis_mask", int64_t(1)}});
+}
+
+Handle GradBuilder::sliceVec(Handle v, int64_t begin, int64_t end) {
+  return op(OpKind::StridedSlice, {v},
+            {{"begin", std::vector<int64_t>{begin}}, {"end", std::vector<int64_t>{end}},
+             {"strides", std::vector<int64_t>{1}}});
+}
+
+Handle GradBuilder::concatVecs(const std::vector<Handle> &parts) {
+  if (parts.size() == 1)
+    return parts[0];
+  return opv(OpKind::Concat, parts, {{"axis", int64_t(0)}});
+}
+
+Handle GradBuilder::stackScalars(const std::vector<Handle> &parts) {
+  return opv(OpKind::Stack, parts, {{"axis", int64_t(0)}});
+}
+
+Handle GradBuilder::reshapeTo(Handle x, Handle shape) {
+  return op(OpKind::Reshape, {x, shape});
+}
+
+Handle GradBuilder::withShapeOf(OpKind k, std::vector<Handle> operands, Attrs attrs, const char *key,
+                                Handle like) {
+  auto t = type(like);
+  if (t.shape.ranked && t.shape.fullyDefined())
+    attrs[key] = t.shape.dims;
+  else
+    operands.push_back(op(OpKind::ShapeOf, {like}));
+  return opv(k, operands, attrs);
 }
 
 Handle GradBuilder::transpose(Handle x, std::vector<int64_t> perm) {
@@ -122,32 +170,6 @@ Handle GradBuilder::expandDims(Handle x, int64_t axis) {
 
 Handle GradBuilder::matmul(Handle a, Handle b, bool ta, bool tb) {
   return op(OpKind::MatMul, {a, b}, {{"transpose_a", ta}, {"transpose_b", tb}});
-}
-
-// Algorithm (axis `a`, g of shape S with S[a] = K):
-//   1. transpose `a` to the last position and flatten to [R, K];
-//   2. multiply by one_hot(idx, depth) : [K, depth] -> [R, depth];
-//   3. unflatten and transpose back: S with S[a] = depth.
-// Every dim but `a` must be static (graph) or known (eager).
-Handle GradBuilder::scatterAlongAxis(Handle g, int64_t axis, Handle idx, int64_t depth) {
-  auto dims = staticDims(g, "gather/slice");
-  int64_t r = static_cast<int64_t>(dims.size());
-  std::vector<int64_t> perm;
-  for (int64_t i = 0; i < r; ++i)
-    if (i != axis)
-      perm.push_back(i);
-  perm.push_back(axis);
-  std::vector<int64_t> inv(r);
-  for (int64_t i = 0; i < r; ++i)
-    inv[perm[i]] = i;
-  Handle gt = transpose(g, perm);
-  Handle g2 = reshape(gt, {-1, dims[axis]});
-  Handle oh = op(OpKind::OneHot, {idx}, {{"depth", depth}, {"dtype", dtype(g)}});
-  Handle m = matmul(g2, oh, false, false);
-  std::vector<int64_t> outDims;
-  for (int64_t i = 0; i < r; ++i)
-    outDims.push_back(perm[i] == axis ? depth : dims[perm[i]]);
-  return transpose(reshape(m, outDims), inv);
 }
 
 }  // namespace autodiff_detail

@@ -22,6 +22,9 @@ public:
     std::vector<Handle> v(xs);
     return em_.emit(k, v, a);
   }
+  Handle opv(OpKind k, const std::vector<Handle> &xs, const Attrs &a = {}) {
+    return em_.emit(k, xs, a);
+  }
   ir::TensorType type(Handle h) { return em_.typeOf(h); }
   ir::DType dtype(Handle h) { return em_.typeOf(h).dtype; }
   bool isFloat(Handle h) { return ir::isFloating(dtype(h)); }
@@ -49,10 +52,26 @@ public:
   Handle transpose(Handle x, std::vector<int64_t> perm);
   Handle expandDims(Handle x, int64_t axis);
   Handle matmul(Handle a, Handle b, bool ta, bool tb);
-  // Scatters `g` along `axis`: the result has size `depth` on that axis and
-  // result[..., idx[k], ...] += g[..., k, ...]. idx is a 1-D int handle of
-  // the same length as g's size on `axis`. (gather / slice gradients)
-  Handle scatterAlongAxis(Handle g, int64_t axis, Handle idx, int64_t depth);
+
+  // --- shapes known only at run time (ir/shape_args.h) ---
+  // Rules build shape arguments as int32 tensors; a graph folds the ones it
+  // knows into attributes, so static graphs keep the static form.
+  Handle ints(const std::vector<int64_t> &v);
+  Handle intScalar(int64_t v) { return em_.constant(double(v), ir::DType::Int32); }
+  // The shape of `h` (a constant when static).
+  Handle shapeOf(Handle h);
+  // Dim `axis` of `h` as an int32 scalar (a constant when static).
+  Handle dimOf(Handle h, int64_t axis);
+  // Elements [begin, end) of the int vector `v`.
+  Handle sliceVec(Handle v, int64_t begin, int64_t end);
+  // Int vectors / scalars joined into one vector.
+  Handle concatVecs(const std::vector<Handle> &parts);
+  Handle stackScalars(const std::vector<Handle> &parts);
+  // reshape(x, shape) with a shape tensor.
+  Handle reshapeTo(Handle x, Handle shape);
+  // Given an op whose shape argument `key` is like's shape: the op, with
+  // the shape as the attribute when static and as an operand otherwise.
+  Handle withShapeOf(OpKind k, std::vector<Handle> operands, Attrs attrs, const char *key, Handle like);
 
   // Rank of `h`; throws a gradient error when unranked.
   int64_t rank(Handle h, const char *what);
@@ -77,5 +96,6 @@ std::span<const RuleEntry> mathRules();
 std::span<const RuleEntry> arrayRules();
 std::span<const RuleEntry> nnRules();
 std::span<const RuleEntry> windowRules();
+std::span<const RuleEntry> indexRules();
 
 }  // namespace tfs::runtime::autodiff_detail

@@ -26,6 +26,7 @@ constexpr OpKind kNotDifferentiable[] = {
     OpKind::SizeOf,       OpKind::OneHot,        OpKind::Range,
     OpKind::Linspace,     OpKind::RandomNormal,  OpKind::RandomUniform,
     OpKind::StringJoin,   OpKind::AsString,      OpKind::Assert,
+    OpKind::WhereIndices,
 };
 
 // Differentiated structurally by graph gradients (graph_gradients.cpp).
@@ -40,7 +41,8 @@ const Registry &registry() {
   static const Registry reg = [] {
     Registry r;
     for (auto table : {autodiff_detail::mathRules(), autodiff_detail::arrayRules(),
-                       autodiff_detail::nnRules(), autodiff_detail::windowRules()})
+                       autodiff_detail::nnRules(), autodiff_detail::windowRules(),
+                       autodiff_detail::indexRules()})
       for (const auto &e : table)
         r.rules[static_cast<size_t>(e.kind)] = e.rule;
     for (OpKind k : kNotDifferentiable)

@@ -1,7 +1,7 @@
 // Gradient rules of linear algebra, shape and indexing ops (TF 2.15
-// array_grad.py / math_grad.py). Slices and gathers are scattered back with
-// one_hot products (scatterAlongAxis), so no scatter kernel is needed; they
-// require static shapes in graphs.
+// array_grad.py / math_grad.py). Slices go back through strided_slice_grad,
+// gathers through unsorted_segment_sum; shapes the graph does not know come
+// from shape tensors, so the rules work with unknown dims.
 #include "runtime/autodiff/rule_macros.h"
 
 #include <algorithm>
@@ -10,14 +10,6 @@
 namespace tfs::runtime::autodiff_detail {
 namespace {
 
-
-
-Handle intVector(GradEmitter &em, const std::vector<int64_t> &v) {
-  Tensor t = Tensor::empty(ir::DType::Int32, {static_cast<int64_t>(v.size())});
-  for (size_t i = 0; i < v.size(); ++i)
-    t.data<int32_t>()[i] = static_cast<int32_t>(v[i]);
-  return em.constantTensor(t);
-}
 
 RULE(matmulGrad) {
   PRELUDE;
@@ -87,25 +79,33 @@ RULE(squeezeGrad) {
   return {g};
 }
 
+// Each input's gradient is its slice of g along the axis, at offsets that
+// are the running sum of the inputs' sizes there (shape tensors where the
+// sizes are unknown).
 RULE(concatGrad) {
   PRELUDE;
   int64_t r = b.rank(op.inputs[0], "concat");
   int64_t axis = normalizeAxis(ir::attrInt(op.attrs, "axis", 0), r);
+  // Every dim but the axis is taken whole.
+  int64_t allButAxis = ((int64_t(1) << r) - 1) & ~(int64_t(1) << axis);
+  std::vector<int64_t> zeros(static_cast<size_t>(r), 0), ones(static_cast<size_t>(r), 1);
   Grads out;
-  int64_t offset = 0;
+  Handle offset = b.intScalar(0);
   for (Handle x : op.inputs) {
-    int64_t n = b.type(x).shape.dims[axis];
-    if (n == ir::kUnknownDim)
-      throwGradError("gradient of concat needs static sizes on the concat axis");
-    std::vector<int64_t> idx(n);
-    for (int64_t i = 0; i < n; ++i)
-      idx[i] = offset + i;
-    offset += n;
+    Handle size = b.dimOf(x, axis);
+    Handle end = b.add(offset, size);
     if (!b.isFloat(x)) {
       out.push_back(std::nullopt);
-      continue;
+    } else {
+      std::vector<Handle> begins, ends;
+      for (int64_t d = 0; d < r; ++d) {
+        begins.push_back(d == axis ? offset : b.intScalar(0));
+        ends.push_back(d == axis ? end : b.intScalar(0));
+      }
+      out.push_back(b.op(OpKind::StridedSlice, {g, b.stackScalars(begins), b.stackScalars(ends)},
+                         {{"strides", ones}, {"begin_mask", allButAxis}, {"end_mask", allButAxis}}));
     }
-    out.push_back(b.op(OpKind::Gather, {g, intVector(em, idx)}, {{"axis", axis}}));
+    offset = end;
   }
   return out;
 }
@@ -126,8 +126,10 @@ RULE(stackGrad) {
   return out;
 }
 
-// gather(params, indices, axis): g has shape P[:a] + I + P[a+1:]; fold I to
-// one axis of size K and scatter it back onto P[a].
+// gather(params, indices, axis): g has shape P[:a] + I + P[a+1:]. The
+// index dims go first, fold to one, and unsorted_segment_sum adds each row
+// into its index; the sum's first dim then moves back to `a` (TF's
+// _GatherV2Grad, dense).
 RULE(gatherGrad) {
   PRELUDE;
   Handle params = op.inputs[0], indices = op.inputs[1];
@@ -135,104 +137,51 @@ RULE(gatherGrad) {
     return {std::nullopt, std::nullopt};
   if (ir::attrInt(op.attrs, "batch_dims", 0) != 0)
     throwGradError("gradient of gather with batch_dims is not supported");
-  auto p = b.staticDims(params, "gather");
-  int64_t axis = normalizeAxis(ir::attrInt(op.attrs, "axis", 0),
-                               static_cast<int64_t>(p.size()));
-  std::vector<int64_t> folded(p.begin(), p.begin() + axis);
-  folded.push_back(-1);
-  folded.insert(folded.end(), p.begin() + axis + 1, p.end());
-  Handle g2 = b.reshape(g, folded);
-  Handle flat = b.reshape(indices, {-1});
-  return {b.scatterAlongAxis(g2, axis, flat, p[axis]), std::nullopt};
-}
-
-// Python-style slice of [0, n) with TF's masks: the selected indices.
-std::vector<int64_t> sliceIndices(int64_t n, int64_t begin, int64_t end, int64_t stride,
-                                  bool beginMasked, bool endMasked) {
-  if (stride == 0)
-    throw ir::OpError{"InvalidArgumentError", "strided_slice stride must be non-zero"};
-  auto clampIndex = [&](int64_t v, int64_t lo, int64_t hi) {
-    if (v < 0)
-      v += n;
-    return std::min(std::max(v, lo), hi);
-  };
-  int64_t start, stop;
-  if (stride > 0) {
-    start = beginMasked ? 0 : clampIndex(begin, 0, n);
-    stop = endMasked ? n : clampIndex(end, 0, n);
-  } else {
-    start = beginMasked ? n - 1 : clampIndex(begin, -1, n - 1);
-    stop = endMasked ? -1 : clampIndex(end, -1, n - 1);
+  int64_t r = b.rank(params, "gather"), ri = b.rank(indices, "gather");
+  int64_t axis = normalizeAxis(ir::attrInt(op.attrs, "axis", 0), r);
+  Handle pshape = b.shapeOf(params);
+  if (axis != 0) {
+    std::vector<int64_t> perm;
+    for (int64_t i = 0; i < ri; ++i) perm.push_back(axis + i);
+    for (int64_t i = 0; i < axis; ++i) perm.push_back(i);
+    for (int64_t i = axis + ri; i < r - 1 + ri; ++i) perm.push_back(i);
+    g = b.transpose(g, perm);
   }
-  std::vector<int64_t> idx;
-  for (int64_t i = start; stride > 0 ? i < stop : i > stop; i += stride)
-    idx.push_back(i);
-  return idx;
+  // [-1] + P[:a] + P[a+1:]
+  std::vector<Handle> parts{b.ints({-1})};
+  if (axis > 0) parts.push_back(b.sliceVec(pshape, 0, axis));
+  if (axis + 1 < r) parts.push_back(b.sliceVec(pshape, axis + 1, r));
+  Handle rows = b.reshapeTo(g, b.concatVecs(parts));
+  Handle sums = b.op(OpKind::UnsortedSegmentSum,
+                     {rows, b.reshape(indices, {-1}), b.dimOf(params, axis)});
+  if (axis == 0)
+    return {sums, std::nullopt};
+  std::vector<int64_t> back;
+  for (int64_t i = 1; i <= axis; ++i) back.push_back(i);
+  back.push_back(0);
+  for (int64_t i = axis + 1; i < r; ++i) back.push_back(i);
+  return {b.transpose(sums, back), std::nullopt};
 }
 
-// strided_slice(x) selects, per input dim, a list of indices (then drops
-// shrunk dims and inserts new axes). Its gradient reshapes g to one axis per
-// input dim and scatters each non-trivial selection back.
+// strided_slice(x): the gradient is g placed at the slice in zeros of x's
+// shape (TF's StridedSliceGrad op); run-time begin/end/strides pass on.
 RULE(stridedSliceGrad) {
   PRELUDE;
   Handle x = op.inputs[0];
   if (!b.isFloat(x))
     return {std::nullopt};
-  auto dims = b.staticDims(x, "strided_slice");
-  int64_t rank = static_cast<int64_t>(dims.size());
-  auto ints = [&](const char *k) {
-    auto *v = ir::attrInts(op.attrs, k);
-    return v ? *v : std::vector<int64_t>{};
-  };
-  auto begin = ints("begin"), end = ints("end"), strides = ints("strides");
-  int64_t beginMask = ir::attrInt(op.attrs, "begin_mask", 0);
-  int64_t endMask = ir::attrInt(op.attrs, "end_mask", 0);
-  int64_t ellipsisMask = ir::attrInt(op.attrs, "ellipsis_mask", 0);
-  int64_t newAxisMask = ir::attrInt(op.attrs, "new_axis_mask", 0);
-  int64_t shrinkMask = ir::attrInt(op.attrs, "shrink_axis_mask", 0);
-  int64_t nspec = static_cast<int64_t>(begin.size());
-  int64_t consuming = 0;
-  for (int64_t i = 0; i < nspec; ++i)
-    if (!((ellipsisMask >> i) & 1) && !((newAxisMask >> i) & 1))
-      ++consuming;
-
-  std::vector<std::vector<int64_t>> selection;  // per input dim
-  int64_t d = 0;
-  for (int64_t i = 0; i < nspec && d <= rank; ++i) {
-    if ((ellipsisMask >> i) & 1) {
-      for (int64_t k = 0; k < rank - consuming; ++k, ++d)
-        selection.push_back(sliceIndices(dims[d], 0, 0, 1, true, true));
-      continue;
-    }
-    if ((newAxisMask >> i) & 1)
-      continue;
-    if (d >= rank)
-      throw ir::OpError{"InvalidArgumentError", "strided_slice spec exceeds rank"};
-    int64_t st = i < static_cast<int64_t>(strides.size()) ? strides[i] : 1;
-    if ((shrinkMask >> i) & 1) {
-      int64_t at = begin[i] < 0 ? begin[i] + dims[d] : begin[i];
-      selection.push_back({at});
-    } else {
-      selection.push_back(sliceIndices(dims[d], begin[i], end[i], st,
-                                       (beginMask >> i) & 1, (endMask >> i) & 1));
-    }
-    ++d;
-  }
-  for (; d < rank; ++d)
-    selection.push_back(sliceIndices(dims[d], 0, 0, 1, true, true));
-
-  std::vector<int64_t> selectedShape;
-  for (auto &s : selection)
-    selectedShape.push_back(static_cast<int64_t>(s.size()));
-  Handle r = b.reshape(g, selectedShape);
-  for (int64_t k = 0; k < rank; ++k) {
-    bool full = static_cast<int64_t>(selection[k].size()) == dims[k];
-    for (int64_t i = 0; full && i < dims[k]; ++i)
-      full = selection[k][i] == i;
-    if (!full)
-      r = b.scatterAlongAxis(r, k, intVector(em, selection[k]), dims[k]);
-  }
-  return {r};
+  std::vector<Handle> operands{g};
+  ir::Attrs attrs = op.attrs;
+  auto t = b.type(x);
+  if (t.shape.ranked && t.shape.fullyDefined())
+    attrs["shape"] = t.shape.dims;
+  else
+    operands.push_back(b.op(OpKind::ShapeOf, {x}));
+  for (size_t i = 1; i < op.inputs.size(); ++i)
+    operands.push_back(op.inputs[i]);
+  Grads out{b.opv(OpKind::StridedSliceGrad, operands, attrs)};
+  out.resize(op.inputs.size());
+  return out;
 }
 
 RULE(broadcastToGrad) {
@@ -240,21 +189,29 @@ RULE(broadcastToGrad) {
   return {b.unbroadcast(g, op.inputs[0])};
 }
 
-// tile(x, m): view g as [m0, s0, m1, s1, ...] and sum the multiples away.
+// tile(x, m): view g as [m0, s0, m1, s1, ...] and sum the multiples away
+// (sizes and multiples from tensors where only known at run time).
 RULE(tileGrad) {
   PRELUDE;
   Handle x = op.inputs[0];
-  auto s = b.staticDims(x, "tile");
-  auto *m = ir::attrInts(op.attrs, "multiples");
-  if (!m || m->size() != s.size())
+  int64_t r = b.rank(x, "tile");
+  const auto *m = ir::attrInts(op.attrs, "multiples");
+  if (m && m->size() != static_cast<size_t>(r))
     throwGradError("gradient of tile needs a multiples attribute of the input's rank");
-  std::vector<int64_t> split, axes;
-  for (size_t i = 0; i < s.size(); ++i) {
-    axes.push_back(static_cast<int64_t>(split.size()));
-    split.push_back((*m)[i]);
-    split.push_back(s[i]);
+  std::vector<Handle> split;
+  std::vector<int64_t> axes;
+  for (int64_t i = 0; i < r; ++i) {
+    axes.push_back(2 * i);
+    split.push_back(m ? b.intScalar((*m)[i])
+                      : b.cast(b.op(OpKind::StridedSlice, {op.inputs[1]},
+                                    {{"begin", std::vector<int64_t>{i}}, {"end", std::vector<int64_t>{i + 1}},
+                                     {"strides", std::vector<int64_t>{1}}, {"shrink_axis_mask", int64_t(1)}}),
+                               ir::DType::Int32));
+    split.push_back(b.dimOf(x, i));
   }
-  return {b.reduceSum(b.reshape(g, split), axes, false)};
+  Grads out{b.reduceSum(b.reshapeTo(g, b.stackScalars(split)), axes, false)};
+  out.resize(op.inputs.size());
+  return out;
 }
 
 // unbroadcast(x, like) sums x to like's shape: its adjoint broadcasts back.

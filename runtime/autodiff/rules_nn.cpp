@@ -45,13 +45,11 @@ RULE(sparseSoftmaxXentGrad) {
   PRELUDE;
   Handle labels = op.inputs[0], logits = op.inputs[1];
   auto tl = b.type(logits);
-  if (!tl.shape.ranked || tl.shape.rank() == 0 ||
-      tl.shape.dims.back() == ir::kUnknownDim)
-    throwGradError("gradient of sparse_softmax_cross_entropy_with_logits needs a "
-                   "static number of classes");
-  int64_t classes = tl.shape.dims.back();
-  Handle oneHot = b.op(OpKind::OneHot, {labels},
-                       {{"depth", classes}, {"dtype", tl.dtype}});
+  if (tl.shape.ranked && tl.shape.rank() == 0)
+    throwGradError("gradient of sparse_softmax_cross_entropy_with_logits needs logits of rank >= 1");
+  // The number of classes may be known only at run time (one_hot's depth).
+  int64_t r = b.rank(logits, "sparse_softmax_cross_entropy_with_logits");
+  Handle oneHot = b.op(OpKind::OneHot, {labels, b.dimOf(logits, r - 1)}, {{"dtype", tl.dtype}});
   Handle ge = b.expandDims(g, -1);
   return {std::nullopt,
           b.mul(ge, b.sub(b.op(OpKind::Softmax, {logits}), oneHot))};

@@ -21,12 +21,6 @@ ir::Attrs windowAttrs(const ir::Attrs &a) {
   return out;
 }
 
-ir::Attrs withSizes(const ir::Attrs &a, const char *key, std::vector<int64_t> dims) {
-  ir::Attrs out = windowAttrs(a);
-  out[key] = std::move(dims);
-  return out;
-}
-
 // The three ops of one convolution family.
 struct ConvFamily {
   OpKind forward, input, filter;
@@ -41,8 +35,8 @@ constexpr ConvFamily kDepthwise{OpKind::DepthwiseConv2D, OpKind::DepthwiseConv2D
 template <const ConvFamily &F> RULE(convGrad) {
   PRELUDE;
   Handle x = op.inputs[0], w = op.inputs[1];
-  return {b.op(F.input, {w, g}, withSizes(op.attrs, "input_sizes", b.staticDims(x, F.name))),
-          b.op(F.filter, {x, g}, withSizes(op.attrs, "filter_sizes", b.staticDims(w, F.name)))};
+  return {b.withShapeOf(F.input, {w, g}, windowAttrs(op.attrs), "input_sizes", x),
+          b.withShapeOf(F.filter, {x, g}, windowAttrs(op.attrs), "filter_sizes", w)};
 }
 
 // dx = backprop_input(w, dy) is linear in w and dy:
@@ -51,7 +45,7 @@ template <const ConvFamily &F> RULE(convGrad) {
 template <const ConvFamily &F> RULE(convInputGrad) {
   PRELUDE;
   Handle w = op.inputs[0], dy = op.inputs[1];
-  return {b.op(F.filter, {g, dy}, withSizes(op.attrs, "filter_sizes", b.staticDims(w, F.name))),
+  return {b.withShapeOf(F.filter, {g, dy}, windowAttrs(op.attrs), "filter_sizes", w),
           b.op(F.forward, {g, w}, windowAttrs(op.attrs))};
 }
 
@@ -61,7 +55,7 @@ template <const ConvFamily &F> RULE(convInputGrad) {
 template <const ConvFamily &F> RULE(convFilterGrad) {
   PRELUDE;
   Handle x = op.inputs[0], dy = op.inputs[1];
-  return {b.op(F.input, {g, dy}, withSizes(op.attrs, "input_sizes", b.staticDims(x, F.name))),
+  return {b.withShapeOf(F.input, {g, dy}, windowAttrs(op.attrs), "input_sizes", x),
           b.op(F.forward, {x, g}, windowAttrs(op.attrs))};
 }
 
@@ -87,8 +81,7 @@ RULE(maxPoolGradGradGrad) {
 // y = avg_pool(x): dx = avg_pool_grad(g) {orig_input_shape = shape(x)}
 RULE(avgPoolGrad) {
   PRELUDE;
-  return {b.op(OpKind::AvgPoolGrad, {g},
-               withSizes(op.attrs, "orig_input_shape", b.staticDims(op.inputs[0], "avg_pool")))};
+  return {b.withShapeOf(OpKind::AvgPoolGrad, {g}, windowAttrs(op.attrs), "orig_input_shape", op.inputs[0])};
 }
 
 // avg_pool_grad is linear: its transpose is avg_pool.

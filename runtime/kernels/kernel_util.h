@@ -35,6 +35,7 @@ void registerPooling(KernelTable &t);
 void registerRandom(KernelTable &t);
 void registerStrings(KernelTable &t);
 void registerAssert(KernelTable &t);
+void registerIndexOps(KernelTable &t);
 
 [[noreturn]] inline void fail(OpKind k, const std::string &msg,
                               const char *cls = "InvalidArgumentError") {

@@ -20,6 +20,7 @@ const KernelTable &table() {
     registerRandom(t);
     registerStrings(t);
     registerAssert(t);
+    registerIndexOps(t);
     return t;
   }();
   return t;

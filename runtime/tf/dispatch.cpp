@@ -162,6 +162,34 @@ Tensor tensorFromPython(Interpreter &in, const Value &v, std::optional<DType> dt
   return t;
 }
 
+namespace {
+// The dtype of the first tensor in nested lists, if any holds a symbolic
+// tensor (TF's _get_dtype_from_nested_lists, for auto-packing).
+bool findSymbolic(Interpreter &in, const Value &v, std::optional<DType> &first) {
+  if (auto *t = v.as<TensorObject>()) {
+    if (!first) first = t->dtype();
+    return t->symbolic();
+  }
+  if (!v.as<ListObject>() && !v.as<TupleObject>()) return false;
+  bool any = false;
+  for (const Value &x : in.toList(v)) any |= findSymbolic(in, x, first);
+  return any;
+}
+
+// TF's auto-packing: a (nested) list holding symbolic tensors converts to
+// a stack of its converted items, Python numbers taking the first
+// tensor's dtype. Null when the list holds no symbolic tensor.
+Ref<TensorObject> autoPack(Interpreter &in, const Value &v, std::optional<DType> dtype) {
+  std::optional<DType> first;
+  if (!findSymbolic(in, v, first)) return nullptr;
+  DType dt = dtype.value_or(*first);
+  std::vector<Ref<TensorObject>> items;
+  for (const Value &x : in.toList(v)) items.push_back(toTensor(in, x, dt));
+  if (items.empty()) return nullptr;
+  return callOp1(in, ir::OpKind::Stack, items, {{"axis", int64_t(0)}}, "packed");
+}
+}  // namespace
+
 Ref<TensorObject> toTensor(Interpreter &in, const Value &v, std::optional<DType> dtype,
                            std::optional<DType> like) {
   if (auto *t = v.as<TensorObject>()) {
@@ -184,6 +212,9 @@ Ref<TensorObject> toTensor(Interpreter &in, const Value &v, std::optional<DType>
   if (auto *var = v.as<VariableObject>()) {
     Value r = readVariable(in, *var);
     return toTensor(in, r, dtype);
+  }
+  if (v.as<ListObject>() || v.as<TupleObject>()) {
+    if (auto packed = autoPack(in, v, dtype)) return packed;
   }
   std::optional<DType> want = dtype;
   if (!want && like && (v.isInt() || v.isFloat() || v.isBool())) {

@@ -1,0 +1,133 @@
+// tf.* functions of the indexing, scan and sorting ops: tf.math.cumsum /
+// cumprod, tf.reverse, tf.math.unsorted_segment_sum, tf.pad, and
+// tf.raw_ops.TopKV2 (which the prelude's sort / argsort / top_k build on).
+// Shape-like arguments (paddings, num_segments, k) may be tensors known only
+// at run time (ir/shape_args.h).
+#include "lib/tf/tf_lib.h"
+
+#include <cctype>
+#include <fmt/format.h>
+
+namespace tfs::runtime::tf {
+
+using ir::OpKind;
+
+namespace {
+
+std::string nameOr(Interpreter &in, const Value &v, const std::string &dflt) {
+  return v.isNone() ? dflt : in.str(v);
+}
+
+// An axis: a Python int or an integer tensor whose value the trace knows.
+int64_t staticAxis(Interpreter &in, const Value &v, const char *what) {
+  if (auto *t = v.as<TensorObject>()) {
+    std::optional<Tensor> value = staticValue(*t);
+    if (!value)
+      raiseTf(in, "NotImplementedError", fmt::format("a {} computed at run time is not supported by tfs", what));
+    if (value->numElements() != 1) raiseTf(in, "InvalidArgumentError", fmt::format("{} must be a scalar", what));
+    return value->elementAsInt(0);
+  }
+  return in.toIndex(v);
+}
+
+std::vector<int64_t> staticAxes(Interpreter &in, const Value &v, const char *what) {
+  if (v.as<ListObject>() || v.as<TupleObject>()) {
+    std::vector<int64_t> out;
+    for (const Value &x : in.toList(v)) out.push_back(staticAxis(in, x, what));
+    return out;
+  }
+  if (auto *t = v.as<TensorObject>()) {
+    std::optional<Tensor> value = staticValue(*t);
+    if (!value)
+      raiseTf(in, "NotImplementedError", fmt::format("a {} computed at run time is not supported by tfs", what));
+    std::vector<int64_t> out;
+    for (int64_t i = 0; i < value->numElements(); ++i) out.push_back(value->elementAsInt(i));
+    return out;
+  }
+  return {in.toIndex(v)};
+}
+
+Value scanOp(Interpreter &in, const Bound &a, OpKind k) {
+  auto x = toTensor(in, a["x"]);
+  ir::Attrs attrs{{"axis", staticAxis(in, a["axis"], "axis")},
+                  {"exclusive", in.truth(a["exclusive"])},
+                  {"reverse", in.truth(a["reverse"])}};
+  return Value(callOp1(in, k, {x}, attrs, nameOr(in, a["name"], ir::tfOpType(k))));
+}
+
+// paddings: [[before, after], ...] (lists, a [n, 2] tensor) as one flat
+// shape argument of 2n ints.
+ShapeArg flatPaddings(Interpreter &in, const Value &v) {
+  if (auto *t = v.as<TensorObject>()) {
+    if (!staticValue(*t)) {
+      Ref<TensorObject> flat =
+          callOp1(in, OpKind::Reshape, {Ref<TensorObject>(t)}, {{"shape", std::vector<int64_t>{-1}}}, "Reshape");
+      return shapeArg(in, Value(flat), "paddings");
+    }
+    std::optional<Tensor> value = staticValue(*t);
+    ShapeArg out;
+    out.ints.emplace();
+    for (int64_t i = 0; i < value->numElements(); ++i) out.ints->push_back(value->elementAsInt(i));
+    if (value->rank() != 2 || value->shape()[1] != 2)
+      raiseTf(in, "InvalidArgumentError", "paddings must be a matrix with 2 columns");
+    return out;
+  }
+  std::vector<Value> flat;
+  for (const Value &row : in.toList(v)) {
+    std::vector<Value> pair = in.toList(row);
+    if (pair.size() != 2) raiseTf(in, "InvalidArgumentError", "paddings must be a matrix with 2 columns");
+    flat.insert(flat.end(), pair.begin(), pair.end());
+  }
+  return shapeArg(in, in.list(flat), "paddings");
+}
+
+}  // namespace
+
+void installIndexOps(Interpreter &in, ModuleObject &tf, ModuleObject &math) {
+  for (ModuleObject *m : {&tf, &math}) {
+    defSig(in, *m, "cumsum(x, axis=0, exclusive=False, reverse=False, name=None)",
+           [](Interpreter &in, const Bound &a) { return scanOp(in, a, OpKind::Cumsum); });
+    defSig(in, *m, "cumprod(x, axis=0, exclusive=False, reverse=False, name=None)",
+           [](Interpreter &in, const Bound &a) { return scanOp(in, a, OpKind::Cumprod); });
+  }
+  defSig(in, tf, "reverse(tensor, axis, name=None)", [](Interpreter &in, const Bound &a) -> Value {
+    auto x = toTensor(in, a["tensor"]);
+    return Value(callOp1(in, OpKind::Reverse, {x}, {{"axis", staticAxes(in, a["axis"], "axis")}},
+                         nameOr(in, a["name"], "ReverseV2")));
+  });
+  defSig(in, math, "unsorted_segment_sum(data, segment_ids, num_segments, name=None)",
+         [](Interpreter &in, const Bound &a) -> Value {
+    std::vector<Ref<TensorObject>> xs{toTensor(in, a["data"]), toTensor(in, a["segment_ids"])};
+    ir::Attrs attrs;
+    addShapeArg(xs, attrs, "num_segments", scalarArg(in, a["num_segments"], "num_segments"));
+    return Value(callOp1(in, OpKind::UnsortedSegmentSum, xs, attrs, nameOr(in, a["name"], "UnsortedSegmentSum")));
+  });
+  defSig(in, tf, "pad(tensor, paddings, mode='CONSTANT', constant_values=0, name=None)",
+         [](Interpreter &in, const Bound &a) -> Value {
+    auto x = toTensor(in, a["tensor"]);
+    std::string mode = in.str(a["mode"]);
+    for (char &c : mode) c = char(std::toupper(static_cast<unsigned char>(c)));
+    if (mode != "CONSTANT" && mode != "REFLECT" && mode != "SYMMETRIC")
+      raiseTf(in, "ValueError", fmt::format("Value of argument `mode` expected to be one of \"CONSTANT\", "
+                                            "\"REFLECT\", or \"SYMMETRIC\". Received `mode` = {}",
+                                            in.str(a["mode"])));
+    auto c = toTensor(in, a["constant_values"], std::nullopt, x->dtype());
+    if (c->dtype() != x->dtype()) c = callOp1(in, OpKind::Cast, {c}, {{"dtype", x->dtype()}}, "Cast");
+    std::vector<Ref<TensorObject>> xs{x, c};
+    ir::Attrs attrs{{"mode", mode}};
+    addShapeArg(xs, attrs, "paddings", flatPaddings(in, a["paddings"]));
+    return Value(callOp1(in, OpKind::Pad, xs, attrs, nameOr(in, a["name"], mode == "CONSTANT" ? "Pad" : "MirrorPad")));
+  });
+  // TF's raw op: keyword-only arguments, (values, indices).
+  auto rawOps = submodule(in, tf, "raw_ops");
+  defSig(in, *rawOps, "TopKV2(*, input, k, sorted=True, index_type=!None, name=None)",
+         [](Interpreter &in, const Bound &a) -> Value {
+    std::vector<Ref<TensorObject>> xs{toTensor(in, a["input"])};
+    ir::Attrs attrs{{"sorted", in.truth(a["sorted"])}};
+    addShapeArg(xs, attrs, "k", scalarArg(in, a["k"], "k"));
+    auto outs = callOp(in, OpKind::TopK, xs, attrs, nameOr(in, a["name"], "TopKV2"));
+    return in.tuple({Value(outs[0]), Value(outs[1])});
+  });
+}
+
+}  // namespace tfs::runtime::tf
