@@ -3,34 +3,73 @@
 // the clone, so every clone computes the same bits), larger ones OpenBLAS.
 #include "runtime/kernels/gemm.h"
 
+// GCC 12's -O2 "very cheap" vectorizer cost model refuses loops needing a
+// remainder loop (see kernel_util.h).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("vect-cost-model=dynamic")
+#endif
+
 #include <cblas.h>
 
 #include <cmath>
+#include <vector>
 
 namespace tfs::runtime::kernels {
 
 namespace {
 
+// Columns [j, j + W) of row i of c: W accumulators (registers: the
+// compiler vectorizes the constant-width loops) take x * b[p][j..] for p in
+// order from 0, as exact fused multiply-adds.
+template <int W, class T>
+inline __attribute__((always_inline)) void gemmBlock(int64_t i, int64_t j, int64_t k, const T *a,
+                                                     int64_t as, int64_t ap, const T *b,
+                                                     int64_t ldb, T *c, int64_t ldc) {
+  T acc[W] = {};
+  for (int64_t p = 0; p < k; ++p) {
+    T x = a[i * as + p * ap];
+    const T *brow = b + p * ldb + j;
+    for (int l = 0; l < W; ++l)
+      acc[l] = std::fma(x, brow[l], acc[l]);
+  }
+  for (int l = 0; l < W; ++l)
+    c[i * ldc + j + l] = acc[l];
+}
+
 // The loop body, inlined into one target-cloned function per element type
-// (clang 14 clones no templates).
+// (clang 14 clones no templates): each row of c in column blocks of 64
+// bytes, then narrower ones. A transposed b is first copied into row-major
+// order, so its elements take the same chain.
 template <class T>
-inline __attribute__((always_inline)) void smallGemmBody(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T *a, int64_t lda, const T *b,
-          int64_t ldb, T *c, int64_t ldc) {
-  for (int64_t i = 0; i < m; ++i) {
-    T *row = c + i * ldc;
+inline __attribute__((always_inline)) void smallGemmBody(bool ta, bool tb, int64_t m, int64_t n,
+                                                         int64_t k, const T *a, int64_t lda,
+                                                         const T *b, int64_t ldb, T *c, int64_t ldc) {
+  if (tb) {
+    thread_local std::vector<T> scratch;
+    scratch.resize(size_t(k * n));
     for (int64_t j = 0; j < n; ++j)
-      row[j] = T(0);
-    for (int64_t p = 0; p < k; ++p) {
-      T x = ta ? a[p * lda + i] : a[i * lda + p];
-      if (!tb) {
-        const T *brow = b + p * ldb;
-        for (int64_t j = 0; j < n; ++j)
-          row[j] = std::fma(x, brow[j], row[j]);
-      } else {
-        for (int64_t j = 0; j < n; ++j)
-          row[j] = std::fma(x, b[j * ldb + p], row[j]);
-      }
+      for (int64_t p = 0; p < k; ++p)
+        scratch[size_t(p * n + j)] = b[j * ldb + p];
+    b = scratch.data();
+    ldb = n;
+  }
+  // Element (i, p) of op(a) is a[i * as + p * ap].
+  int64_t as = ta ? 1 : lda, ap = ta ? lda : 1;
+  constexpr int W = 64 / sizeof(T);
+  for (int64_t i = 0; i < m; ++i) {
+    int64_t j = 0;
+    for (; j + W <= n; j += W)
+      gemmBlock<W>(i, j, k, a, as, ap, b, ldb, c, ldc);
+    if (j + W / 2 <= n) {
+      gemmBlock<W / 2>(i, j, k, a, as, ap, b, ldb, c, ldc);
+      j += W / 2;
     }
+    if (j + W / 4 <= n) {
+      gemmBlock<W / 4>(i, j, k, a, as, ap, b, ldb, c, ldc);
+      j += W / 4;
+    }
+    for (; j < n; ++j)
+      gemmBlock<1>(i, j, k, a, as, ap, b, ldb, c, ldc);
   }
 }
 
