@@ -4,6 +4,7 @@
 // to. Integer mean truncates like TF; float sums accumulate in double, with
 // 32 partial sums per contiguous run (sumRun).
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/reduce_runs.h"
 
 #include <cmath>
 #include <cstring>
@@ -21,32 +22,6 @@ std::vector<bool> reducedDims(const Tensor &x, const ir::Attrs &attrs) {
   if (axes)
     for (int64_t a : *axes) reduce[size_t(a < 0 ? a + int64_t(r) : a)] = true;
   return reduce;
-}
-
-// The input's dims merged into alternating blocks of reduced and kept dims
-// (size-1 dims dropped): [2, 3, 4] reducing axis 1 and 2 is [2 kept, 12
-// reduced]. The last block is a contiguous run of the input.
-struct Blocks {
-  std::vector<int64_t> size;
-  std::vector<bool> reduced;
-};
-
-Blocks mergeDims(const std::vector<int64_t> &shape, const std::vector<bool> &reduce) {
-  Blocks b;
-  for (size_t d = 0; d < shape.size(); ++d) {
-    if (shape[d] == 1) continue;
-    if (!b.size.empty() && b.reduced.back() == reduce[d]) {
-      b.size.back() *= shape[d];
-    } else {
-      b.size.push_back(shape[d]);
-      b.reduced.push_back(reduce[d]);
-    }
-  }
-  if (b.size.empty()) {
-    b.size.push_back(1);
-    b.reduced.push_back(true);
-  }
-  return b;
 }
 
 // The sum of a contiguous float run in double: 32 interleaved partial sums
@@ -107,24 +82,10 @@ template <OpKind K, class Acc> void fold(Acc &a, Acc v) {
 // into one slot (sums through sumRun), a kept run into consecutive slots.
 template <OpKind K, class Acc, class T>
 void foldRuns(const T *p, const Blocks &blocks, std::vector<Acc> &acc) {
-  size_t nb = blocks.size.size();  // >= 1 (mergeDims)
-  if (nb == 0) return;
   int64_t run = blocks.size.back();
   bool runReduced = blocks.reduced.back();
-  // Output strides of the kept blocks (0 for reduced ones).
-  std::vector<int64_t> ostride(nb, 0);
-  int64_t s = 1;
-  for (size_t b = nb; b-- > 0;)
-    if (!blocks.reduced[b]) {
-      ostride[b] = s;
-      s *= blocks.size[b];
-    }
-  int64_t runs = 1;
-  for (size_t b = 0; b + 1 < nb; ++b) runs *= blocks.size[b];
-  std::vector<int64_t> idx(nb, 0);
-  int64_t slot = 0;
-  for (int64_t r = 0; r < runs; ++r) {
-    const T *q = p + r * run;
+  forEachRun(blocks, [&](int64_t first, int64_t slot) {
+    const T *q = p + first;
     if (runReduced) {
       Acc &a = acc[size_t(slot)];
       if constexpr ((K == OpKind::ReduceSum || K == OpKind::ReduceMean) && std::is_floating_point_v<Acc>)
@@ -135,14 +96,7 @@ void foldRuns(const T *p, const Blocks &blocks, std::vector<Acc> &acc) {
       Acc *a = acc.data() + slot;
       for (int64_t i = 0; i < run; ++i) fold<K>(a[i], Acc(q[i]));
     }
-    // Next run: odometer over the blocks before the last.
-    for (size_t b = nb - 1; b-- > 0;) {
-      slot += ostride[b];
-      if (++idx[b] < blocks.size[b]) break;
-      slot -= ostride[b] * blocks.size[b];
-      idx[b] = 0;
-    }
-  }
+  });
 }
 
 template <OpKind K> std::vector<Tensor> reduceKernel(std::span<const Tensor> in, const ir::Attrs &attrs) {

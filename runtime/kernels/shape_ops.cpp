@@ -3,6 +3,7 @@
 // tile, shape, size, unbroadcast (sums back), one_hot, fill, range, linspace.
 #include "ir/slicing.h"
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/reduce_runs.h"
 
 #include <cmath>
 
@@ -167,12 +168,32 @@ std::vector<Tensor> sizeOf(std::span<const Tensor> in, const ir::Attrs &attrs) {
 std::vector<Tensor> unbroadcast(std::span<const Tensor> in, const ir::Attrs &attrs) {
   const Tensor &g = in[0], &like = in[1];
   Tensor o = Tensor::empty(g.dtype(), like.shape());
+  // Dims of g that `like` (right-aligned) has as 1 are summed over.
+  size_t r = g.rank(), lr = like.rank();
+  if (lr > r) fail(OpKind::Unbroadcast, "unbroadcast to a shape of higher rank");
+  std::vector<bool> summed(r);
+  for (size_t d = 0; d < r; ++d)
+    summed[d] = d < r - lr || like.shape()[d - (r - lr)] == 1;
+  Blocks blocks = mergeDims(g.shape(), summed);
+  int64_t run = blocks.size.back();
+  bool runSummed = blocks.reduced.back();
   dispatchNumeric(g.dtype(), [&]<class T>() {
     T *q = o.data<T>();
     std::fill(q, q + o.numElements(), T(0));
     const T *p = g.data<T>();
-    forEachBroadcast<1>(g.shape(), {&like.shape()},
-                        [&](int64_t i, const std::array<int64_t, 1> &off) { q[off[0]] = T(q[off[0]] + p[i]); });
+    if (g.numElements() == 0) return;
+    // Each output element adds its inputs in input order, in T.
+    forEachRun(blocks, [&](int64_t first, int64_t slot) {
+      const T *x = p + first;
+      if (runSummed) {
+        T acc = q[slot];
+        for (int64_t i = 0; i < run; ++i) acc = T(acc + x[i]);
+        q[slot] = acc;
+      } else {
+        T *y = q + slot;
+        for (int64_t i = 0; i < run; ++i) y[i] = T(y[i] + x[i]);
+      }
+    });
   });
   return {o};
 }

@@ -150,6 +150,15 @@ TEST_CASE("broadcast_to, tile, shape, size, unbroadcast") {
   Tensor u2 = run(OpKind::Unbroadcast, {g, F({2, 1}, {0, 0})});
   CHECK(vals(u2) == std::vector<double>{6, 15});
   CHECK(vals(run(OpKind::Unbroadcast, {g, F({}, {0})})) == std::vector<double>{21});
+  // Summed and kept dims alternating (runs of either kind), int and float.
+  std::vector<double> v24(24);
+  for (size_t i = 0; i < 24; ++i) v24[i] = double(i);
+  Tensor g3 = F({2, 3, 4}, v24);
+  CHECK(vals(run(OpKind::Unbroadcast, {g3, F({3, 1}, {0, 0, 0})})) == std::vector<double>{60, 92, 124});
+  CHECK(vals(run(OpKind::Unbroadcast, {g3, F({2, 1, 4}, std::vector<double>(8))})) ==
+        std::vector<double>{12, 15, 18, 21, 48, 51, 54, 57});
+  CHECK(vals(run(OpKind::Unbroadcast, {I({2, 3, 4}, v24), I({1, 3, 1}, {0, 0, 0})})) ==
+        std::vector<double>{60, 92, 124});
 }
 
 TEST_CASE("one_hot, fill, range, linspace") {
