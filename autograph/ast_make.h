@@ -32,7 +32,7 @@ inline ExprPtr attr(ExprPtr base, const std::string &a, const SourceSpan &s) {
   return std::make_unique<Attribute>(std::move(base), a, s);
 }
 // ag.<fn>
-inline ExprPtr ag(const std::string &fn, const SourceSpan &s) { return attr(name("ag", s), fn, s); }
+inline ExprPtr ag(const std::string &fn, const SourceSpan &s) { return attr(name("ag__", s), fn, s); }
 inline ExprPtr call(ExprPtr fn, std::vector<ExprPtr> args, const SourceSpan &s) {
   auto c = std::make_unique<Call>(s);
   c->func = std::move(fn);

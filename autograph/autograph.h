@@ -24,7 +24,7 @@
 namespace tfs::autograph {
 
 struct ConvertOptions {
-  bool convertCalls = true;  // wrap calls in ag.converted_call
+  bool convertCalls = true;  // wrap calls in ag__.converted_call
 };
 
 // Converts one function (its nested defs and lambdas too). Never fails on

@@ -1,4 +1,4 @@
-// control_flow: if / while / for -> ag.if_stmt / ag.while_stmt / ag.for_stmt
+// control_flow: if / while / for -> ag__.if_stmt / ag__.while_stmt / ag__.for_stmt
 // over explicit state (the variables the statement modifies that are used
 // afterwards, or carried around a loop):
 //
@@ -8,7 +8,7 @@
 //       x = 0.0             def if_false(x):
 //                               x = 0.0
 //                               return (x,)
-//                           (x,) = ag.if_stmt(x > 0, if_true, if_false, (x,), ('x',))
+//                           (x,) = ag__.if_stmt(x > 0, if_true, if_false, (x,), ('x',))
 //
 //   while i < n:            def loop_cond(i, s):
 //       s += i                  return i < n
@@ -16,16 +16,16 @@
 //                               s += i
 //                               i += 1
 //                               return (i, s)
-//                           (i, s) = ag.while_stmt(loop_cond, loop_body, (i, s), ('i', 's'))
+//                           (i, s) = ag__.while_stmt(loop_cond, loop_body, (i, s), ('i', 's'))
 //
 //   for c in items:         def loop_body(itr, s):
 //       s += c                  c = itr
 //                               s += c
 //                               return (s,)
-//                           (s,) = ag.for_stmt(items, None, loop_body, (s,), ('s',))
+//                           (s,) = ag__.for_stmt(items, None, loop_body, (s,), ('s',))
 //
 // State names that no definition reaches before the statement are first
-// bound to ag.Undefined('name') so the runtime can report TF's "must also be
+// bound to ag__.Undefined('name') so the runtime can report TF's "must also be
 // initialized" / "must be defined before the loop" errors by name.
 // Algorithm per block: (1) backward liveness gives each statement's
 // live-after set; (2) inner blocks are converted first; (3) the statement's state is
@@ -67,7 +67,7 @@ public:
       default: {
         // Inner blocks first, with only what is bound before them (a `with`
         // target, an `except ... as` name): a variable first assigned in a
-        // branch inside gets its ag.Undefined like at the top level.
+        // branch inside gets its ag__.Undefined like at the top level.
         Usage u = usageOf(*s);
         if (auto *w = llvm::dyn_cast<With>(s.get())) {
           for (auto &item : w->items)
@@ -178,7 +178,7 @@ private:
     ExprPtr extra = extraTest(sp.get());
     ExprPtr test = std::move(node.test);
     if (extra) {
-      // ag.and_(lambda: extra, lambda: test): stop first on break/return.
+      // ag__.and_(lambda: extra, lambda: test): stop first on break/return.
       std::vector<ExprPtr> a;
       a.push_back(make::lambda(std::move(extra), s));
       a.push_back(make::lambda(std::move(test), s));

@@ -1,10 +1,10 @@
 // call_trees, conditional_expressions and logical_expressions (TF's
 // converters of those names):
-//   f(a, k=b)      -> ag.converted_call(f, (a,), {'k': b})
-//   a if c else b  -> ag.if_exp(c, lambda: a, lambda: b, 'c')
-//   a and b        -> ag.and_(lambda: a, lambda: b)
-//   not a          -> ag.not_(a)
-//   a < b < c      -> ag.and_(lambda: a < b, lambda: b < c)
+//   f(a, k=b)      -> ag__.converted_call(f, (a,), {'k': b})
+//   a if c else b  -> ag__.if_exp(c, lambda: a, lambda: b, 'c')
+//   a and b        -> ag__.and_(lambda: a, lambda: b)
+//   not a          -> ag__.not_(a)
+//   a < b < c      -> ag__.and_(lambda: a < b, lambda: b < c)
 // The lambdas keep Python's short-circuit evaluation; the runtime builds a
 // cond when the first operand is a symbolic tensor.
 #include "autograph/ast_make.h"
@@ -162,7 +162,7 @@ bool isUnconverted(const Expr &func) {
   if (auto *n = llvm::dyn_cast<Name>(&func))
     return n->id == "print" || n->id == "super" || n->id == "locals" || n->id == "globals";
   if (auto *a = llvm::dyn_cast<Attribute>(&func))
-    if (auto *n = llvm::dyn_cast<Name>(a->value.get())) return n->id == "ag";
+    if (auto *n = llvm::dyn_cast<Name>(a->value.get())) return n->id == "ag__";
   return false;
 }
 

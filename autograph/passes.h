@@ -15,7 +15,7 @@ namespace tfs::autograph {
 struct ConvertContext {
   // Extra loop conditions added by break/return conversion, per loop
   // (while loops get them merged into the test; for loops pass them to
-  // ag.for_stmt as a test function over the loop state).
+  // ag__.for_stmt as a test function over the loop state).
   std::map<const ast::Stmt *, ast::ExprPtr> loopExtraTests;
   std::map<std::string, int> nameCounts;
   // Every name the user's function mentions (nested functions included):

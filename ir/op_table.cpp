@@ -14,7 +14,7 @@ std::array<OpDef, size_t(OpKind::NumOps)> buildTable() {
   using namespace OpTrait;
   std::array<OpDef, size_t(OpKind::NumOps)> t{{
 #define TFS_OP(Kind, name, minOps, maxOps, traits)                              \
-  OpDef{OpKind::Kind, name, minOps, maxOps, uint32_t(traits)},
+  OpDef{OpKind::Kind, name, minOps, maxOps, uint32_t(traits), nullptr, false, -1, {}},
 #include "ir/ops.def"
 #undef TFS_OP
   }};

@@ -472,7 +472,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
   installAutograph(in, *tf);
   installSavedModel(in, *tf);
   // Converted code (AutoGraph) calls the operators of module `ag`.
-  if (!in.builtins()->vars.count("ag")) in.builtins()->vars["ag"] = makeAgModule(in);
+  if (!in.builtins()->vars.count("ag__")) in.builtins()->vars["ag__"] = makeAgModule(in);
 
   // Composite functions of tf.math and tf.nn (prelude _tf_math).
   math->lazy = [](Interpreter &in, const std::string &name) { return compositeApi(in, "math_api", name); };

@@ -5,6 +5,7 @@
 // converted_call (recursive conversion of called user functions),
 // tf.autograph.to_graph / to_code.
 #include "autograph/autograph.h"
+#include "runtime/interp/signature.h"
 #include "runtime/kernels/kernels.h"
 #include "runtime/tf/tf.h"
 
@@ -170,10 +171,33 @@ Value ifStmt(Interpreter &in, Args a, const Kwargs &) {
   return in.tuple(out);
 }
 
-// Stages a while_loop over `state` (converted to tensors).
+// Shape invariants that tf.autograph.experimental.set_loop_options asks for
+// while a loop body is being staged: the loop variable (the body region's
+// argument) and its shape. A stack: loops nest, the innermost is last.
+struct LoopOptions {
+  std::vector<std::pair<ir::Value *, ir::Shape>> invariants;
+};
+std::vector<LoopOptions *> &loopOptionsStack() {
+  static std::vector<LoopOptions *> stack;
+  return stack;
+}
+
+// TF's check that a shape invariant admits the value entering the loop.
+void checkInvariantFits(Interpreter &in, const std::string &name, const ir::Shape &entry, const ir::Shape &invariant) {
+  if (!invariant.isCompatibleWith(entry))
+    in.raise("ValueError", fmt::format("The shape invariant specified for {} is not compatible with the initial shape "
+                                       "of the loop variable. It enters the loop with shape {}, but the specified "
+                                       "shape invariant is {}.",
+                                       name, entry.tfString(), invariant.tfString()));
+}
+
+// Stages a while_loop over `state` (converted to tensors). `invariants`
+// (by state index, may be shorter) relaxes the shapes loop variables carry,
+// as tf.while_loop's shape_invariants do.
 Value stageWhile(Interpreter &in, GraphScope &g, const std::function<Value(const std::vector<Value> &)> &test,
                  const std::function<std::vector<Value>(const std::vector<Value> &)> &rawBody,
-                 std::vector<Value> state, const std::vector<std::string> &names) {
+                 std::vector<Value> state, const std::vector<std::string> &names,
+                 const std::vector<std::optional<ir::Shape>> &invariants = {}) {
   // The body must return one value per loop variable (tf.while_loop's
   // user body may not).
   auto body = [&](const std::vector<Value> &s) {
@@ -281,6 +305,11 @@ Value stageWhile(Interpreter &in, GraphScope &g, const std::function<Value(const
       if (!zeroTripNames.empty()) zeroTripNames += ", ";
       zeroTripNames += u->returnValue ? "the function return value" : nameOf(i);
     }
+  for (size_t k = 0; k < carried.size(); ++k)
+    if (carried[k] < invariants.size() && invariants[carried[k]]) {
+      checkInvariantFits(in, carriedNames[k], carriedTypes[k].shape, *invariants[carried[k]]);
+      carriedTypes[k].shape = *invariants[carried[k]];
+    }
   const size_t counterSlot = carried.size();
   if (anyUndefined) {
     inits.push_back(g.builder().constant(ir::DenseElements::scalarInt(DType::Int32, 0), in.currentSpan()));
@@ -288,6 +317,9 @@ Value stageWhile(Interpreter &in, GraphScope &g, const std::function<Value(const
     carriedNames.push_back("iterations");
   }
   ir::Node *loop;
+  // The body is staged again when a set_loop_options call inside it relaxes
+  // a carried shape (the first staging learns the invariants).
+  for (bool restaged = false;; restaged = true) {
   try {
     loop = g.builder().beginWhileLoop(inits, in.currentSpan(), carriedTypes, carriedNames);
   } catch (const ir::OpError &e) {
@@ -312,8 +344,30 @@ Value stageWhile(Interpreter &in, GraphScope &g, const std::function<Value(const
   }
   g.popRegion();
   g.pushRegion(loop->region(1));
+  LoopOptions options;
+  loopOptionsStack().push_back(&options);
   try {
-    std::vector<Value> next = body(argState(loop->region(1)));
+    std::vector<Value> next;
+    try {
+      next = body(argState(loop->region(1)));
+    } catch (...) {
+      loopOptionsStack().pop_back();
+      throw;
+    }
+    loopOptionsStack().pop_back();
+    bool relaxed = false;
+    for (auto &[arg, shape] : options.invariants)
+      for (size_t k = 0; k < carried.size(); ++k)
+        if (loop->region(1).arg(unsigned(k)) == arg) {
+          checkInvariantFits(in, carriedNames[k], inits[k]->type.shape, shape);
+          relaxed |= !(carriedTypes[k].shape == shape);
+          carriedTypes[k].shape = shape;
+        }
+    if (relaxed && !restaged) {
+      g.popRegion();
+      g.discard(loop);
+      continue;
+    }
     std::vector<ir::Value *> ys;
     for (size_t k = 0; k < carried.size(); ++k) {
       const Value &v = next[carried[k]];
@@ -321,7 +375,7 @@ Value stageWhile(Interpreter &in, GraphScope &g, const std::function<Value(const
       // TF's _verify_single_loop_var: the value after one iteration keeps
       // the dtype it entered with and a shape at least as specific.
       if (v.isNone()) in.raise("ValueError", fmt::format("'{}' is None at the end of the iteration.", carriedNames[k]));
-      const ir::TensorType &entry = inits[k]->type;
+      const ir::TensorType &entry = carriedTypes[k];
       if (auto d = convertedDtype(v); d && *d != entry.dtype)
         raiseTf(in, "TypeError", fmt::format("'{}' has dtype {} before the loop, but dtype {} after one iteration",
                                              carriedNames[k], ir::dtypeName(entry.dtype), ir::dtypeName(*d)));
@@ -348,6 +402,8 @@ Value stageWhile(Interpreter &in, GraphScope &g, const std::function<Value(const
     throw;
   }
   g.popRegion();
+  break;
+  }
   std::vector<ir::Value *> results;
   try {
     results = g.builder().finishWhileLoop(loop);
@@ -375,7 +431,7 @@ Value stageWhile(Interpreter &in, GraphScope &g, const std::function<Value(const
   return in.tuple(out);
 }
 
-Value whileStmt(Interpreter &in, Args a, const Kwargs &) {
+Value whileStmt(Interpreter &in, Args a, const Kwargs &kw) {
   Value test = a[0], body = a[1];
   std::vector<Value> state = in.toList(a[2]);
   std::vector<std::string> names = namesOf(in, a[3]);
@@ -398,9 +454,18 @@ Value whileStmt(Interpreter &in, Args a, const Kwargs &) {
     return in.tuple(state);
   }
   GraphScope &g = *first.as<TensorObject>()->scope;
+  // tf.while_loop's shape_invariants: one TensorShape (or None) per loop
+  // variable, flattened like them.
+  std::vector<std::optional<ir::Shape>> invariants;
+  for (auto &[k, v] : kw)
+    if (k == "shape_invariants")
+      for (auto &s : in.toList(v)) {
+        if (auto *ts = s.as<TensorShapeObject>()) invariants.push_back(ts->shape);
+        else invariants.push_back(std::nullopt);
+      }
   return stageWhile(
       in, g, [&](const std::vector<Value> &s) { return in.call(test, s); },
-      [&](const std::vector<Value> &s) { return in.toList(in.call(body, s)); }, state, names);
+      [&](const std::vector<Value> &s) { return in.toList(in.call(body, s)); }, state, names, invariants);
 }
 
 Value forStmt(Interpreter &in, Args a, const Kwargs &) {
@@ -525,7 +590,7 @@ std::string convertedCode(Interpreter &in, const Value &f) {
 }
 
 Value makeAgModule(Interpreter &in) {
-  auto ag = make<ModuleObject>("ag");
+  auto ag = make<ModuleObject>("ag__");
   auto def = [&](const std::string &name, NativeFn fn) { ag->scope->vars[name] = in.native(name, std::move(fn)); };
   def("if_stmt", ifStmt);
   def("while_stmt", whileStmt);
@@ -613,6 +678,27 @@ void installAutograph(Interpreter &in, ModuleObject &tf) {
   });
   auto experimental = make<ModuleObject>("tensorflow.autograph.experimental");
   autograph->scope->vars["experimental"] = experimental;
+  // Inside a loop over a tensor, records the shape invariants for the loop
+  // being staged (stageWhile stages the body again with them); elsewhere,
+  // as in TF, it does nothing. parallel_iterations and swap_memory only tune
+  // TF's executor.
+  experimental->scope->vars["set_loop_options"] = nativeWithSignature(
+      in,
+      "set_loop_options(parallel_iterations=None, swap_memory=None, maximum_iterations=!None, "
+      "shape_invariants=None)",
+      [](Interpreter &in, const Bound &a) -> Value {
+        if (loopOptionsStack().empty() || a["shape_invariants"].isNone()) return Value();
+        LoopOptions &options = *loopOptionsStack().back();
+        for (auto &pair : in.toList(a["shape_invariants"])) {
+          std::vector<Value> items = in.toList(pair);
+          if (items.size() != 2) in.raise("ValueError", "shape_invariants must be a list of (tensor, shape) pairs");
+          auto *t = items[0].as<TensorObject>();
+          if (!t || !t->symbolic()) continue;  // not a loop variable: nothing to relax
+          Value shape = in.call(in.getAttr(in.importModule("tensorflow"), "TensorShape"), std::vector<Value>{items[1]});
+          options.invariants.emplace_back(t->sym, shape.as<TensorShapeObject>()->shape);
+        }
+        return Value();
+      });
 }
 
 }  // namespace tfs::runtime::tf

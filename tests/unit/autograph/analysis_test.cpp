@@ -66,9 +66,9 @@ def f(c, x):
         a = -x
     return a + b
 )py");
-  CHECK(out.find("(a, b) = ag.if_stmt(c, if_true, if_false, (a, b), ('a', 'b'))") != std::string::npos);
-  CHECK(out.find("b = ag.Undefined('b')") != std::string::npos);
-  CHECK(out.find("a = ag.Undefined('a')") != std::string::npos);
+  CHECK(out.find("(a, b) = ag__.if_stmt(c, if_true, if_false, (a, b), ('a', 'b'))") != std::string::npos);
+  CHECK(out.find("b = ag__.Undefined('b')") != std::string::npos);
+  CHECK(out.find("a = ag__.Undefined('a')") != std::string::npos);
   CHECK(out.find("'t'") == std::string::npos);
 }
 
@@ -85,7 +85,7 @@ def f(n):
         i += 1
     return cur
 )py");
-  CHECK(out.find("(cur, i, prev) = ag.while_stmt(loop_cond, loop_body, (cur, i, prev), ('cur', 'i', 'prev'))") !=
+  CHECK(out.find("(cur, i, prev) = ag__.while_stmt(loop_cond, loop_body, (cur, i, prev), ('cur', 'i', 'prev'))") !=
         std::string::npos);
 }
 
@@ -97,13 +97,13 @@ def f(xs):
     return y + x
 )py") == R"py(
 def f(xs):
-    x = ag.Undefined('x')
-    y = ag.Undefined('y')
+    x = ag__.Undefined('x')
+    y = ag__.Undefined('y')
     def loop_body(itr, x, y):
         x = itr
         y = x * 2
         return (x, y)
-    (x, y) = ag.for_stmt(xs, None, loop_body, (x, y), ('x', 'y'))
+    (x, y) = ag__.for_stmt(xs, None, loop_body, (x, y), ('x', 'y'))
     return y + x
 )py");
 }

@@ -1,5 +1,5 @@
-// control_flow converter: if/elif/else, while and for become ag.if_stmt /
-// ag.while_stmt / ag.for_stmt over the statement's state (modified and live
+// control_flow converter: if/elif/else, while and for become ag__.if_stmt /
+// ag__.while_stmt / ag__.for_stmt over the statement's state (modified and live
 // variables); parse -> convert -> printCode compared with the expected text.
 #include "tests/unit/autograph/convert_util.h"
 
@@ -22,12 +22,12 @@ def if_no_else(x):
         return (y,)
     def if_false(y):
         return (y,)
-    (y,) = ag.if_stmt(x > 0, if_true, if_false, (y,), ('y',))
+    (y,) = ag__.if_stmt(x > 0, if_true, if_false, (y,), ('y',))
     return y
 )py");
 }
 
-TEST_CASE("a variable defined in one branch only starts as ag.Undefined") {
+TEST_CASE("a variable defined in one branch only starts as ag__.Undefined") {
   CHECK(convert(R"py(
 def if_one_branch(c):
     if c:
@@ -35,13 +35,13 @@ def if_one_branch(c):
     return z
 )py") == R"py(
 def if_one_branch(c):
-    z = ag.Undefined('z')
+    z = ag__.Undefined('z')
     def if_true(z):
         z = 1
         return (z,)
     def if_false(z):
         return (z,)
-    (z,) = ag.if_stmt(c, if_true, if_false, (z,), ('z',))
+    (z,) = ag__.if_stmt(c, if_true, if_false, (z,), ('z',))
     return z
 )py");
 }
@@ -60,7 +60,7 @@ def if_dead(c):
         return ()
     def if_false():
         return ()
-    ag.if_stmt(c, if_true, if_false, (), ())
+    ag__.if_stmt(c, if_true, if_false, (), ())
     y = 3
     return y
 )py");
@@ -78,7 +78,7 @@ def if_elif(x):
     return r
 )py") == R"py(
 def if_elif(x):
-    r = ag.Undefined('r')
+    r = ag__.Undefined('r')
     def if_true_1(r):
         r = 1
         return (r,)
@@ -89,9 +89,9 @@ def if_elif(x):
         def if_false(r):
             r = 0
             return (r,)
-        (r,) = ag.if_stmt(x < 0, if_true, if_false, (r,), ('r',))
+        (r,) = ag__.if_stmt(x < 0, if_true, if_false, (r,), ('r',))
         return (r,)
-    (r,) = ag.if_stmt(x > 0, if_true_1, if_false_1, (r,), ('r',))
+    (r,) = ag__.if_stmt(x > 0, if_true_1, if_false_1, (r,), ('r',))
     return r
 )py");
 }
@@ -115,7 +115,7 @@ def while_sum(n):
         s += i
         i += 1
         return (i, s)
-    (i, s) = ag.while_stmt(loop_cond, loop_body, (i, s), ('i', 's'))
+    (i, s) = ag__.while_stmt(loop_cond, loop_body, (i, s), ('i', 's'))
     return s
 )py");
 }
@@ -137,7 +137,7 @@ def while_temp(n):
         tmp = i * 2
         i = tmp + 1
         return (i,)
-    (i,) = ag.while_stmt(loop_cond, loop_body, (i,), ('i',))
+    (i,) = ag__.while_stmt(loop_cond, loop_body, (i,), ('i',))
     return i
 )py");
 }
@@ -156,7 +156,7 @@ def for_range(n):
         i = itr
         s = s + i
         return (s,)
-    (s,) = ag.for_stmt(ag.converted_call(range, (n,), {}), None, loop_body, (s,), ('s',))
+    (s,) = ag__.for_stmt(ag__.converted_call(range, (n,), {}), None, loop_body, (s,), ('s',))
     return s
 )py");
 }
@@ -175,7 +175,7 @@ def for_enumerate(pairs):
         (i, (a, b)) = itr
         s = s + a * b + i
         return (s,)
-    (s,) = ag.for_stmt(ag.converted_call(enumerate, (pairs,), {}), None, loop_body, (s,), ('s',))
+    (s,) = ag__.for_stmt(ag__.converted_call(enumerate, (pairs,), {}), None, loop_body, (s,), ('s',))
     return s
 )py");
 }
@@ -192,9 +192,9 @@ def for_list_append(xs):
     out = []
     def loop_body(itr):
         x = itr
-        ag.converted_call(out.append, (x * 2,), {})
+        ag__.converted_call(out.append, (x * 2,), {})
         return ()
-    ag.for_stmt(xs, None, loop_body, (), ())
+    ag__.for_stmt(xs, None, loop_body, (), ())
     return out
 )py");
 }
@@ -215,9 +215,9 @@ def nested_def(x):
         def loop_body(y):
             y = y - 10
             return (y,)
-        (y,) = ag.while_stmt(loop_cond, loop_body, (y,), ('y',))
+        (y,) = ag__.while_stmt(loop_cond, loop_body, (y,), ('y',))
         return y
-    return ag.converted_call(g, (x,), {}) + 1
+    return ag__.converted_call(g, (x,), {}) + 1
 )py");
 }
 
@@ -237,7 +237,7 @@ def global_write(x):
         return ()
     def if_false():
         return ()
-    ag.if_stmt(x, if_true, if_false, (), ())
+    ag__.if_stmt(x, if_true, if_false, (), ())
     return counter
 )py");
 }
@@ -257,7 +257,7 @@ def subscript_targets(x, d):
         return ()
     def if_false():
         return ()
-    ag.if_stmt(x, if_true, if_false, (), ())
+    ag__.if_stmt(x, if_true, if_false, (), ())
     return d
 )py");
 }
@@ -278,9 +278,9 @@ def f(itr, if_true, do_return):
             return (if_true,)
         def if_false(if_true):
             return (if_true,)
-        (if_true,) = ag.if_stmt(x > do_return, if_true_1, if_false, (if_true,), ('if_true',))
+        (if_true,) = ag__.if_stmt(x > do_return, if_true_1, if_false, (if_true,), ('if_true',))
         return (if_true,)
-    (if_true,) = ag.for_stmt(itr, None, loop_body, (if_true,), ('if_true',))
+    (if_true,) = ag__.for_stmt(itr, None, loop_body, (if_true,), ('if_true',))
     return if_true
 )py");
 }

@@ -17,7 +17,7 @@ std::string convert(const std::string &src) {
 }
 }  // namespace
 
-TEST_CASE("if/else becomes ag.if_stmt over the modified, live variables") {
+TEST_CASE("if/else becomes ag__.if_stmt over the modified, live variables") {
   CHECK(convert("def f(x):\n"
                 "    if x > 0:\n"
                 "        x = x * x\n"
@@ -31,7 +31,7 @@ TEST_CASE("if/else becomes ag.if_stmt over the modified, live variables") {
         "    def if_false(x):\n"
         "        x = 0.0\n"
         "        return (x,)\n"
-        "    (x,) = ag.if_stmt(x > 0, if_true, if_false, (x,), ('x',))\n"
+        "    (x,) = ag__.if_stmt(x > 0, if_true, if_false, (x,), ('x',))\n"
         "    return x\n");
 }
 
@@ -54,15 +54,15 @@ TEST_CASE("for with continue: loop state, continue flag, converted calls") {
         "            return (continue_,)\n"
         "        def if_false(continue_):\n"
         "            return (continue_,)\n"
-        "        (continue_,) = ag.if_stmt(c % 2 > 0, if_true, if_false, (continue_,), ('continue_',))\n"
+        "        (continue_,) = ag__.if_stmt(c % 2 > 0, if_true, if_false, (continue_,), ('continue_',))\n"
         "        def if_true_1(s):\n"
         "            s += c\n"
         "            return (s,)\n"
         "        def if_false_1(s):\n"
         "            return (s,)\n"
-        "        (s,) = ag.if_stmt(ag.not_(continue_), if_true_1, if_false_1, (s,), ('s',))\n"
+        "        (s,) = ag__.if_stmt(ag__.not_(continue_), if_true_1, if_false_1, (s,), ('s',))\n"
         "        return (s,)\n"
-        "    (s,) = ag.for_stmt(items, None, loop_body, (s,), ('s',))\n"
+        "    (s,) = ag__.for_stmt(items, None, loop_body, (s,), ('s',))\n"
         "    return s\n");
 }
 
@@ -75,21 +75,21 @@ TEST_CASE("while with break and an early return") {
                             "        i += 1\n"
                             "    return -1\n");
   CHECK(out.find("do_return = False") != std::string::npos);
-  CHECK(out.find("ag.while_stmt(loop_cond, loop_body, (do_return, i, retval_), ('do_return', 'i', 'retval_'))") != std::string::npos);
-  CHECK(out.find("return ag.retval(retval_)") != std::string::npos);
-  CHECK(out.find("ag.and_(lambda: ag.not_(do_return), lambda: i < n)") != std::string::npos);
+  CHECK(out.find("ag__.while_stmt(loop_cond, loop_body, (do_return, i, retval_), ('do_return', 'i', 'retval_'))") != std::string::npos);
+  CHECK(out.find("return ag__.retval(retval_)") != std::string::npos);
+  CHECK(out.find("ag__.and_(lambda: ag__.not_(do_return), lambda: i < n)") != std::string::npos);
 }
 
-TEST_CASE("undefined before an if gets ag.Undefined; logical operators are lazy") {
+TEST_CASE("undefined before an if gets ag__.Undefined; logical operators are lazy") {
   std::string out = convert("def f(a, b):\n"
                             "    if a and not b:\n"
                             "        y = 1\n"
                             "    else:\n"
                             "        y = 2\n"
                             "    return y if a else g(y, k=b)\n");
-  CHECK(out.find("y = ag.Undefined('y')") != std::string::npos);
-  CHECK(out.find("ag.and_(lambda: a, lambda: ag.not_(b))") != std::string::npos);
-  CHECK(out.find("ag.if_exp(a, lambda: y, lambda: ag.converted_call(g, (y,), {'k': b}), 'a')") != std::string::npos);
+  CHECK(out.find("y = ag__.Undefined('y')") != std::string::npos);
+  CHECK(out.find("ag__.and_(lambda: a, lambda: ag__.not_(b))") != std::string::npos);
+  CHECK(out.find("ag__.if_exp(a, lambda: y, lambda: ag__.converted_call(g, (y,), {'k': b}), 'a')") != std::string::npos);
 }
 
 TEST_CASE("analysis: upward-exposed reads") {

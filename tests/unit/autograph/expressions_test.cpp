@@ -6,13 +6,13 @@
 
 using tfs::autograph::test::convert;
 
-TEST_CASE("and/or/not become lazy ag.and_/ag.or_/ag.not_") {
+TEST_CASE("and/or/not become lazy ag__.and_/ag__.or_/ag__.not_") {
   CHECK(convert(R"py(
 def logical(a, b, c):
     return a and not b or c
 )py") == R"py(
 def logical(a, b, c):
-    return ag.or_(lambda: ag.and_(lambda: a, lambda: ag.not_(b)), lambda: c)
+    return ag__.or_(lambda: ag__.and_(lambda: a, lambda: ag__.not_(b)), lambda: c)
 )py");
 }
 
@@ -26,13 +26,13 @@ def chained(a, b, c):
 )py");
 }
 
-TEST_CASE("conditional expressions become ag.if_exp with the condition text") {
+TEST_CASE("conditional expressions become ag__.if_exp with the condition text") {
   CHECK(convert(R"py(
 def cond_expr(x):
     return x if x > 0 else -x
 )py") == R"py(
 def cond_expr(x):
-    return ag.if_exp(x > 0, lambda: x, lambda: -x, 'x > 0')
+    return ag__.if_exp(x > 0, lambda: x, lambda: -x, 'x > 0')
 )py");
 }
 
@@ -43,8 +43,8 @@ def lambdas(xs):
     return f(xs)
 )py") == R"py(
 def lambdas(xs):
-    f = lambda v: ag.if_exp(v > 0, lambda: v * 2, lambda: 0, 'v > 0')
-    return ag.converted_call(f, (xs,), {})
+    f = lambda v: ag__.if_exp(v > 0, lambda: v * 2, lambda: 0, 'v > 0')
+    return ag__.converted_call(f, (xs,), {})
 )py");
 }
 
@@ -58,9 +58,9 @@ def calls(x, *args, **kw):
 )py") == R"py(
 def calls(x, *args, **kw):
     print('x is', x, sep='')
-    y = ag.converted_call(tf.reduce_sum, (x,), {'axis': 0})
-    z = ag.converted_call(len, (x,), {})
-    return ag.converted_call(helper, (y, *args), {'k': z, **kw})
+    y = ag__.converted_call(tf.reduce_sum, (x,), {'axis': 0})
+    z = ag__.converted_call(len, (x,), {})
+    return ag__.converted_call(helper, (y, *args), {'k': z, **kw})
 )py");
 }
 
@@ -76,7 +76,7 @@ def printer(x):
 def printer(x):
     s = f'v={x!r:>5} {x + 1:.2f}'
     t = ("it's", 'q"', b'x\n')
-    u = (x ** -2, -x ** 2, (-x) ** 2, (a + b) * c, a - (b - c), ag.not_(ag.and_(lambda: a, lambda: b)))
+    u = (x ** -2, -x ** 2, (-x) ** 2, (a + b) * c, a - (b - c), ag__.not_(ag__.and_(lambda: a, lambda: b)))
     v = (x[1:2, ::3], [i * i for i in x if i], {k: v for (k, v) in x}, {1, 2}, (x,))
     return s
 )py");

@@ -20,7 +20,7 @@ def for_break(xs):
     total = 0
     break_ = False
     def loop_test(break_, total):
-        return ag.not_(break_)
+        return ag__.not_(break_)
     def loop_body(itr, break_, total):
         x = itr
         def if_true(break_):
@@ -28,15 +28,15 @@ def for_break(xs):
             return (break_,)
         def if_false(break_):
             return (break_,)
-        (break_,) = ag.if_stmt(x < 0, if_true, if_false, (break_,), ('break_',))
+        (break_,) = ag__.if_stmt(x < 0, if_true, if_false, (break_,), ('break_',))
         def if_true_1(total):
             total += x
             return (total,)
         def if_false_1(total):
             return (total,)
-        (total,) = ag.if_stmt(ag.not_(break_), if_true_1, if_false_1, (total,), ('total',))
+        (total,) = ag__.if_stmt(ag__.not_(break_), if_true_1, if_false_1, (total,), ('total',))
         return (break_, total)
-    (break_, total) = ag.for_stmt(xs, loop_test, loop_body, (break_, total), ('break_', 'total'))
+    (break_, total) = ag__.for_stmt(xs, loop_test, loop_body, (break_, total), ('break_', 'total'))
     return total
 )py");
 }
@@ -57,7 +57,7 @@ def while_break_else(n):
     i = 0
     break_ = False
     def loop_cond(break_, i):
-        return ag.and_(lambda: ag.not_(break_), lambda: i < n)
+        return ag__.and_(lambda: ag__.not_(break_), lambda: i < n)
     def loop_body(break_, i):
         i += 1
         def if_true(break_):
@@ -65,15 +65,15 @@ def while_break_else(n):
             return (break_,)
         def if_false(break_):
             return (break_,)
-        (break_,) = ag.if_stmt(i == 2, if_true, if_false, (break_,), ('break_',))
+        (break_,) = ag__.if_stmt(i == 2, if_true, if_false, (break_,), ('break_',))
         return (break_, i)
-    (break_, i) = ag.while_stmt(loop_cond, loop_body, (break_, i), ('break_', 'i'))
+    (break_, i) = ag__.while_stmt(loop_cond, loop_body, (break_, i), ('break_', 'i'))
     def if_true_1(i):
         i = -1
         return (i,)
     def if_false_1(i):
         return (i,)
-    (i,) = ag.if_stmt(ag.not_(break_), if_true_1, if_false_1, (i,), ('i',))
+    (i,) = ag__.if_stmt(ag__.not_(break_), if_true_1, if_false_1, (i,), ('i',))
     return i
 )py");
 }
@@ -92,7 +92,7 @@ def for_else_no_break(xs):
         x = itr
         print(x)
         return ()
-    ag.for_stmt(xs, None, loop_body, (), ())
+    ag__.for_stmt(xs, None, loop_body, (), ())
     print('done')
     return 0
 )py");
@@ -108,7 +108,7 @@ def early_return(x):
 )py") == R"py(
 def early_return(x):
     do_return = False
-    retval_ = ag.UndefinedReturnValue()
+    retval_ = ag__.UndefinedReturnValue()
     def if_true(retval_):
         do_return = True
         retval_ = x
@@ -118,8 +118,8 @@ def early_return(x):
         do_return = True
         retval_ = y * 2
         return (retval_,)
-    (retval_,) = ag.if_stmt(x > 0, if_true, if_false, (retval_,), ('retval_',))
-    return ag.retval(retval_)
+    (retval_,) = ag__.if_stmt(x > 0, if_true, if_false, (retval_,), ('retval_',))
+    return ag__.retval(retval_)
 )py");
 }
 
@@ -133,9 +133,9 @@ def return_in_for(xs):
 )py") == R"py(
 def return_in_for(xs):
     do_return = False
-    retval_ = ag.UndefinedReturnValue()
+    retval_ = ag__.UndefinedReturnValue()
     def loop_test(do_return, retval_):
-        return ag.not_(do_return)
+        return ag__.not_(do_return)
     def loop_body(itr, do_return, retval_):
         x = itr
         def if_true(do_return, retval_):
@@ -144,17 +144,17 @@ def return_in_for(xs):
             return (do_return, retval_)
         def if_false(do_return, retval_):
             return (do_return, retval_)
-        (do_return, retval_) = ag.if_stmt(x > 2, if_true, if_false, (do_return, retval_), ('do_return', 'retval_'))
+        (do_return, retval_) = ag__.if_stmt(x > 2, if_true, if_false, (do_return, retval_), ('do_return', 'retval_'))
         return (do_return, retval_)
-    (do_return, retval_) = ag.for_stmt(xs, loop_test, loop_body, (do_return, retval_), ('do_return', 'retval_'))
+    (do_return, retval_) = ag__.for_stmt(xs, loop_test, loop_body, (do_return, retval_), ('do_return', 'retval_'))
     def if_true_1(retval_):
         do_return = True
         retval_ = 0
         return (retval_,)
     def if_false_1(retval_):
         return (retval_,)
-    (retval_,) = ag.if_stmt(ag.not_(do_return), if_true_1, if_false_1, (retval_,), ('retval_',))
-    return ag.retval(retval_)
+    (retval_,) = ag__.if_stmt(ag__.not_(do_return), if_true_1, if_false_1, (retval_,), ('retval_',))
+    return ag__.retval(retval_)
 )py");
 }
 
@@ -169,9 +169,9 @@ def return_in_while(x):
 )py") == R"py(
 def return_in_while(x):
     do_return = False
-    retval_ = ag.UndefinedReturnValue()
+    retval_ = ag__.UndefinedReturnValue()
     def loop_cond(do_return, retval_, x):
-        return ag.and_(lambda: ag.not_(do_return), lambda: x > 0)
+        return ag__.and_(lambda: ag__.not_(do_return), lambda: x > 0)
     def loop_body(do_return, retval_, x):
         x = x - 1
         def if_true(do_return, retval_):
@@ -180,17 +180,17 @@ def return_in_while(x):
             return (do_return, retval_)
         def if_false(do_return, retval_):
             return (do_return, retval_)
-        (do_return, retval_) = ag.if_stmt(x == 5, if_true, if_false, (do_return, retval_), ('do_return', 'retval_'))
+        (do_return, retval_) = ag__.if_stmt(x == 5, if_true, if_false, (do_return, retval_), ('do_return', 'retval_'))
         return (do_return, retval_, x)
-    (do_return, retval_, x) = ag.while_stmt(loop_cond, loop_body, (do_return, retval_, x), ('do_return', 'retval_', 'x'))
+    (do_return, retval_, x) = ag__.while_stmt(loop_cond, loop_body, (do_return, retval_, x), ('do_return', 'retval_', 'x'))
     def if_true_1(retval_):
         do_return = True
         retval_ = x
         return (retval_,)
     def if_false_1(retval_):
         return (retval_,)
-    (retval_,) = ag.if_stmt(ag.not_(do_return), if_true_1, if_false_1, (retval_,), ('retval_',))
-    return ag.retval(retval_)
+    (retval_,) = ag__.if_stmt(ag__.not_(do_return), if_true_1, if_false_1, (retval_,), ('retval_',))
+    return ag__.retval(retval_)
 )py");
 }
 
@@ -204,7 +204,7 @@ def return_both(x):
 )py") == R"py(
 def return_both(x):
     do_return = False
-    retval_ = ag.UndefinedReturnValue()
+    retval_ = ag__.UndefinedReturnValue()
     def if_true(retval_):
         do_return = True
         retval_ = 1
@@ -213,8 +213,8 @@ def return_both(x):
         do_return = True
         retval_ = -1
         return (retval_,)
-    (retval_,) = ag.if_stmt(x > 0, if_true, if_false, (retval_,), ('retval_',))
-    return ag.retval(retval_)
+    (retval_,) = ag__.if_stmt(x > 0, if_true, if_false, (retval_,), ('retval_',))
+    return ag__.retval(retval_)
 )py");
 }
 
@@ -230,7 +230,7 @@ def top_level_return(x):
 )py");
 }
 
-TEST_CASE("a branch without return leaves the UndefinedReturnValue (ag.retval gives None)py") {
+TEST_CASE("a branch without return leaves the UndefinedReturnValue (ag__.retval gives None)py") {
   CHECK(convert(R"py(
 def maybe_none(x):
     if x:
@@ -238,14 +238,14 @@ def maybe_none(x):
 )py") == R"py(
 def maybe_none(x):
     do_return = False
-    retval_ = ag.UndefinedReturnValue()
+    retval_ = ag__.UndefinedReturnValue()
     def if_true(retval_):
         do_return = True
         retval_ = 1
         return (retval_,)
     def if_false(retval_):
         return (retval_,)
-    (retval_,) = ag.if_stmt(x, if_true, if_false, (retval_,), ('retval_',))
-    return ag.retval(retval_)
+    (retval_,) = ag__.if_stmt(x, if_true, if_false, (retval_,), ('retval_',))
+    return ag__.retval(retval_)
 )py");
 }
