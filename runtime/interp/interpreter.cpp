@@ -275,7 +275,10 @@ Ref<ClassObject> Interpreter::typeOf(const Value &v) {
 }
 
 void Interpreter::pollInterrupt() {
-  if (interrupted.exchange(false)) raise("KeyboardInterrupt", "");
+  // A plain load first: the exchange is a locked instruction, and this runs
+  // on every statement.
+  if (interrupted.load(std::memory_order_relaxed) && interrupted.exchange(false))
+    raise("KeyboardInterrupt", "");
 }
 
 void Interpreter::step() {
