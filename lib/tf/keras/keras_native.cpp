@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <unistd.h>
 #include <zlib.h>
@@ -214,13 +215,26 @@ Value makeKerasNative(Interpreter &in) {
     m->scope->vars[f.as<NativeFunction>()->name] = f;
   };
   bind("call_spec(fn)", callSpec);
-  // A module object named `name` holding the entries of `attrs`.
-  bind("make_module(name, attrs)", [](Interpreter &in, const Bound &a) -> Value {
+  // A module object named `name` holding the entries of `attrs`; the names
+  // in `unsupported` (Keras 2.15 API that tfs lacks) raise
+  // NotImplementedError "<user_name>.<name> is not supported by tfs".
+  bind("make_module(name, attrs, unsupported=(), user_name=None)", [](Interpreter &in, const Bound &a) -> Value {
     auto mod = make<ModuleObject>(in.str(a["name"]));
     auto *d = a["attrs"].as<DictObject>();
     if (!d) in.raise("TypeError", "make_module() expects a dict");
     for (auto &[k, v] : d->items()) mod->scope->vars[in.str(k)] = v;
     mod->scope->vars["__name__"] = a["name"];
+    auto missing = std::make_shared<std::set<std::string>>();
+    for (const Value &n : in.toList(a["unsupported"]))
+      if (!mod->scope->vars.count(in.str(n))) missing->insert(in.str(n));
+    if (!missing->empty()) {
+      std::string shown = a["user_name"].isNone() ? in.str(a["name"]) : in.str(a["user_name"]);
+      mod->lazy = [missing, shown](Interpreter &in, const std::string &name) -> std::optional<Value> {
+        if (missing->count(name))
+          in.raise("NotImplementedError", fmt::format("{}.{} is not supported by tfs", shown, name));
+        return std::nullopt;
+      };
+    }
     return Value(mod);
   });
   bind("stdout_isatty()", [](Interpreter &, const Bound &) {
