@@ -292,6 +292,10 @@ void stmt(const Stmt &s, int indent, std::string &out) {
   case StmtKind::Assign: {
     auto &a = static_cast<const Assign &>(s);
     out += pad;
+    if (a.annotation) {
+      out += target(*a.targets[0]) + ": " + expr(*a.annotation) + (a.value ? " = " + target(*a.value) : "") + "\n";
+      return;
+    }
     for (const auto &t : a.targets) out += target(*t) + " = ";
     out += target(*a.value) + "\n";
     return;
@@ -376,7 +380,7 @@ void stmt(const Stmt &s, int indent, std::string &out) {
     auto &i = static_cast<const ImportFrom &>(s);
     std::string names;
     for (const auto &n : i.names) names += (names.empty() ? "" : ", ") + n.name + (n.asname.empty() ? "" : " as " + n.asname);
-    out += pad + "from " + i.module + " import " + names + "\n";
+    out += pad + "from " + std::string(size_t(i.level), '.') + i.module + " import " + names + "\n";
     return;
   }
   case StmtKind::Global:

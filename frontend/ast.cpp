@@ -183,6 +183,7 @@ StmtPtr Assign::clone() const {
   auto a = std::make_unique<Assign>(span);
   a->targets = cl(targets);
   a->value = cl(value);
+  a->annotation = cl(annotation);
   return a;
 }
 StmtPtr AugAssign::clone() const {
@@ -253,6 +254,7 @@ StmtPtr Import::clone() const {
 StmtPtr ImportFrom::clone() const {
   auto i = std::make_unique<ImportFrom>(span);
   i->module = module;
+  i->level = level;
   i->names = names;
   return i;
 }

@@ -313,7 +313,11 @@ struct Return : Stmt {
 // a = b = value: targets = [a, b]. Targets may be Tuple/List for unpacking.
 struct Assign : Stmt {
   std::vector<ExprPtr> targets;
-  ExprPtr value;
+  ExprPtr value;  // null only for a bare `x: T` (annotation set)
+  // `x: T [= v]` at module or class level: T is recorded in the namespace's
+  // __annotations__ (a string constant under `from __future__ import
+  // annotations`). Function bodies do not evaluate annotations.
+  ExprPtr annotation;
   explicit Assign(SourceSpan s) : Stmt(StmtKind::Assign, s) {}
   static bool classof(const Stmt *s) { return s->kind == StmtKind::Assign; }
   StmtPtr clone() const override;
@@ -430,7 +434,8 @@ struct Import : Stmt {
   StmtPtr clone() const override;
 };
 struct ImportFrom : Stmt {
-  std::string module;  // dotted
+  std::string module;  // dotted; empty for `from . import x`
+  int level = 0;       // leading dots of a relative import
   std::vector<Alias> names;  // a single "*" for `import *`
   explicit ImportFrom(SourceSpan s) : Stmt(StmtKind::ImportFrom, s) {}
   static bool classof(const Stmt *s) { return s->kind == StmtKind::ImportFrom; }

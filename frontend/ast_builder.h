@@ -100,6 +100,7 @@ private:
   bool *generatorFlag_ = nullptr;
   int yieldCount_ = 0;  // yield expressions built so far
   SourceSpan lastYield_;  // the span of the last one
+  bool postponedAnnotations_ = false;  // `from __future__ import annotations` seen
   friend struct DepthGuard;
 };
 

@@ -4,6 +4,7 @@
 #include "frontend/ast_builder.h"
 
 #include <fmt/format.h>
+#include <set>
 
 namespace tfs::frontend {
 
@@ -154,8 +155,21 @@ StmtPtr AstBuilder::simpleStmt(P::Simple_stmtContext *ctx) {
   }
   if (auto *im = dynamic_cast<P::ImportFromStmtContext *>(ctx)) {
     auto imp = std::make_unique<ImportFrom>(s);
-    imp->module = dotted(im->dotted_name());
+    auto *source = im->import_source();
+    for (auto *d : source->relative_dot()) imp->level += d->getText() == "..." ? 3 : 1;
+    if (source->dotted_name()) imp->module = dotted(source->dotted_name());
+    if (imp->module == "__future__" && im->import_as_names())
+      for (auto *n : im->import_as_names()->import_as_name()) {
+        static const std::set<std::string> kFeatures = {
+            "nested_scopes",  "generators",       "division",       "absolute_import", "with_statement",
+            "print_function", "unicode_literals", "barry_as_FLUFL", "generator_stop",  "annotations"};
+        std::string feature = n->NAME(0)->getText();
+        if (!kFeatures.count(feature)) error(s, "future feature " + feature + " is not defined");
+        if (feature == "barry_as_FLUFL") error(s, "'from __future__ import barry_as_FLUFL' is not supported by tfs");
+        if (feature == "annotations") postponedAnnotations_ = true;
+      }
     if (!im->import_as_names()) {
+      if (functionDepth_ > 0) error(s, "import * only allowed at module level");
       imp->names.push_back(Alias{"*", "", s});
     } else {
       for (auto *n : im->import_as_names()->import_as_name())
@@ -187,12 +201,28 @@ StmtPtr AstBuilder::simpleStmt(P::Simple_stmtContext *ctx) {
     return st;
   }
   if (auto *ann = dynamic_cast<P::AnnAssignStmtContext *>(ctx)) {
-    if (!ann->assign_value())
-      return std::make_unique<Pass>(s);  // a bare annotation binds nothing
     auto st = std::make_unique<Assign>(s);
     st->targets.push_back(testlistStar(ann->testlist_star()));
     setContext(*st->targets.back(), Ctx::Store);
-    st->value = assignValue(ann->assign_value());
+    if (functionDepth_ == 0) {
+      // Module and class level: the annotation is recorded.
+      if (postponedAnnotations_) {
+        auto text = std::make_unique<Constant>(span(ann->test()));
+        text->type = Constant::Type::Str;
+        antlr4::Token *a = ann->test()->getStart(), *b = ann->test()->getStop();
+        text->s = a->getInputStream()->getText(antlr4::misc::Interval(a->getStartIndex(), b->getStopIndex()));
+        // CPython stores the unparsed expression: a string literal in its repr.
+        if (text->s.size() >= 2 && text->s.front() == '"' && text->s.back() == '"' &&
+            text->s.find('\'') == std::string::npos && text->s.find('"', 1) == text->s.size() - 1)
+          text->s = "'" + text->s.substr(1, text->s.size() - 2) + "'";
+        st->annotation = std::move(text);
+      } else {
+        st->annotation = test(ann->test());
+      }
+    } else if (!ann->assign_value()) {
+      return std::make_unique<Pass>(s);  // a bare annotation binds nothing
+    }
+    if (ann->assign_value()) st->value = assignValue(ann->assign_value());
     return st;
   }
   auto *es = static_cast<P::ExprStmtContext *>(ctx);

@@ -87,9 +87,10 @@ public:
       return;
     case StmtKind::Assign: {
       auto &a = static_cast<const Assign &>(s);
-      line(d, "Assign", s.span);
+      line(d, a.annotation ? "AnnAssign" : "Assign", s.span);
       for (const auto &t : a.targets) expr(*t, d + 1);
-      expr(*a.value, d + 1);
+      if (a.annotation) expr(*a.annotation, d + 1);
+      if (a.value) expr(*a.value, d + 1);
       return;
     }
     case StmtKind::AugAssign: {
@@ -178,7 +179,7 @@ public:
       return;
     case StmtKind::ImportFrom: {
       auto &i = static_cast<const ImportFrom &>(s);
-      line(d, "ImportFrom " + quoted(i.module), s.span);
+      line(d, "ImportFrom " + quoted(std::string(size_t(i.level), '.') + i.module), s.span);
       for (const auto &n : i.names)
         line(d + 1, "Alias " + quoted(n.name) + (n.asname.empty() ? "" : " as " + quoted(n.asname)), n.span);
       return;

@@ -40,7 +40,7 @@ simple_stmt
     | 'del' exprlist                                      # delStmt
     | 'assert' test (',' test)?                           # assertStmt
     | 'import' dotted_as_name (',' dotted_as_name)*       # importStmt
-    | 'from' dotted_name 'import'
+    | 'from' import_source 'import'
           ( '*' | '(' import_as_names ')' | import_as_names ) # importFromStmt
     | testlist_star augassign (yield_expr | testlist)     # augAssignStmt
     | testlist_star ':' test ('=' assign_value)?          # annAssignStmt
@@ -61,6 +61,10 @@ dotted_as_name : dotted_name ('as' NAME)? ;
 import_as_name : NAME ('as' NAME)? ;
 import_as_names : import_as_name (',' import_as_name)* ','? ;
 dotted_name : NAME ('.' NAME)* ;
+// `from ..pkg.mod import x`: leading dots make the import relative ('...'
+// is the ellipsis token, three levels).
+import_source : relative_dot* dotted_name | relative_dot+ ;
+relative_dot : '.' | '...' ;
 
 compound_stmt
     : if_stmt | while_stmt | for_stmt | try_stmt | with_stmt

@@ -11,7 +11,7 @@ PY=/usr/bin/python3
 [ -n "$PY" ] || { echo "python3 not found: skipping"; exit 77; }
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 in=/dev/null; [ -f "${FILE%.tfs}.stdin" ] && in="${FILE%.tfs}.stdin"
-(cd "$tmp" && timeout 30 "$PY" "$FILE") >"$tmp/py.out" 2>"$tmp/py.err" <"$in"; pyrc=$?
+(cd "$tmp" && PYTHONDONTWRITEBYTECODE=1 timeout 30 "$PY" "$FILE") >"$tmp/py.out" 2>"$tmp/py.err" <"$in"; pyrc=$?
 (cd "$tmp" && timeout 30 "$TFS" run "$FILE") >"$tmp/tfs.out" 2>"$tmp/tfs.err" <"$in"; tfsrc=$?
 status=0
 if ! cmp -s "$tmp/py.out" "$tmp/tfs.out"; then
@@ -23,7 +23,7 @@ if [ $pyrc -ne 0 ]; then
   [ $tfsrc -eq 1 ] || { echo "python3 failed ($pyrc) but tfs exited $tfsrc"; status=1; }
   grep -Fq "error: $exc" "$tmp/tfs.err" || { echo "tfs stderr lacks 'error: $exc'"; cat "$tmp/tfs.err"; status=1; }
   pyline="$(grep -oE '^  File "[^"]*", line [0-9]+' "$tmp/py.err" | tail -1 | grep -oE '[0-9]+$')"
-  tfsline="$(grep -m1 ': error: ' "$tmp/tfs.err" | sed -E 's/^.*\.tfs:([0-9]+):[0-9]+: error: .*$/\1/')"
+  tfsline="$(grep -m1 ': error: ' "$tmp/tfs.err" | sed -E 's/^.*\.(tfs|py):([0-9]+):[0-9]+: error: .*$/\2/')"
   [ "$pyline" = "$tfsline" ] || { echo "exception line: python3 $pyline, tfs $tfsline"; status=1; }
 elif [ $tfsrc -ne 0 ]; then
   echo "tfs exited $tfsrc"; cat "$tmp/tfs.err"; status=1

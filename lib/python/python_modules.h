@@ -16,13 +16,17 @@
 
 namespace tfs::runtime {
 
-// Registers `sys` (sys_module.cpp); part of registerLanguageModules.
+// Each registers its module(s); all are called by registerLanguageModules
+// (register.cpp).
+void registerMathModule();
 void registerSysModule();
+void registerUnsupportedModuleNames();
+void registerImportlibModule();
 // Registers `time` and `timeit` (time_module.cpp); part of registerLanguageModules.
 void registerTimeModules();
 
-// Registers `math`, `sys`, `time` and `timeit` with Interpreter::registerNativeModule. Idempotent; called
-// by the Interpreter constructor so every run sees these modules.
+// Registers the standard-library modules tfs provides natively. Idempotent;
+// called by lib::registerLibrary before any interpreter runs.
 void registerLanguageModules();
 
 }  // namespace tfs::runtime

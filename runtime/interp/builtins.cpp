@@ -589,7 +589,10 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     return Value::boolean(c);
   });
   def("vars", [](Interpreter &in, Args a, const Kwargs &) { return in.getAttr(a[0], "__dict__"); });
-  def("globals", [](Interpreter &in, Args, const Kwargs &) { return Value(make<DictObject>()); });
+  // An empty dict here would be a silent wrong answer.
+  def("globals", [](Interpreter &in, Args, const Kwargs &) -> Value {
+    in.raise("NotImplementedError", "globals() is not supported by tfs");
+  });
   // dir(obj): the sorted attribute names of a module, class or instance
   // (a module's lazily attached parts, like tf.keras, are listed once used).
   def("dir", [](Interpreter &in, Args a, const Kwargs &) -> Value {

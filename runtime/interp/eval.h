@@ -44,8 +44,10 @@ struct Evaluator {
   Value defineFunction(const ast::FunctionDef &def);
   Value defineClass(const ast::ClassDef &def);
   Flow execTry(const ast::Try &t);
+  void annotatedAssign(const ast::Assign &a);  // `x: T [= v]` at module / class level
   Flow execWith(const ast::With &w, size_t item);
   void doImport(const ast::Stmt &s);
+  std::string absoluteImportName(const ast::ImportFrom &im);  // resolves `from .x import y`
 };
 
 // Exceptions currently being handled (for bare `raise`), innermost last.

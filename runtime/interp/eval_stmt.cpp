@@ -168,6 +168,20 @@ Value Evaluator::defineFunction(const FunctionDef &def) {
   return v;
 }
 
+void Evaluator::annotatedAssign(const Assign &a) {
+  if (a.value) assign(*a.targets[0], eval(*a.value));
+  Value ann = eval(*a.annotation);
+  auto *name = llvm::dyn_cast<Name>(a.targets[0].get());
+  if (!name) return;
+  auto it = f.locals->vars.find("__annotations__");
+  if (it == f.locals->vars.end() || !it->second.as<DictObject>()) {
+    store("__annotations__", Value(make<DictObject>()));
+    it = f.locals->vars.find("__annotations__");
+  }
+  in.span_ = a.span;
+  it->second.as<DictObject>()->set(in, in.str(name->id), ann);
+}
+
 Flow Evaluator::execTry(const Try &t) {
   Flow result = Flow::Normal;
   bool pending = false;
@@ -270,20 +284,49 @@ void Evaluator::doImport(const Stmt &s) {
     return;
   }
   auto &im = static_cast<const ImportFrom &>(s);
-  Value mod = in.importModule(im.module);
+  std::string module = absoluteImportName(im);
+  Value mod = in.importModule(module);
   for (const auto &a : im.names) {
     in.span_ = a.span;
-    if (a.name == "*") in.raise("SyntaxError", "'from ... import *' is not supported by tfs");
+    if (a.name == "*") {
+      for (const auto &n : in.starImportNames(mod)) store(n, in.getAttr(mod, n));
+      continue;
+    }
     auto v = in.getAttrOpt(mod, a.name);
     if (!v) {
+      // A submodule not imported yet; only its absence is "cannot import
+      // name" (an error inside it propagates).
+      std::string sub = module + "." + a.name;
       try {
-        v = in.importModule(im.module + "." + a.name);
-      } catch (PyException &) {
-        in.raise("ImportError", fmt::format("cannot import name '{}' from '{}'", a.name, im.module));
+        v = in.importModule(sub);
+      } catch (PyException &e) {
+        auto *inst = e.exc.as<InstanceObject>();
+        auto missing = inst ? inst->attrs.find("name") : decltype(inst->attrs)::iterator();
+        auto *missingName = inst && missing != inst->attrs.end() ? missing->second.as<StrObject>() : nullptr;
+        if (!inst || inst->klass->name != "ModuleNotFoundError" || !missingName || missingName->s != sub) throw;
+        auto file = in.getAttrOpt(mod, "__file__");
+        auto *fileName = file ? file->as<StrObject>() : nullptr;
+        in.span_ = a.span;
+        in.raise("ImportError", fmt::format("cannot import name '{}' from '{}' ({})", a.name, module,
+                                            fileName ? fileName->s : "unknown location"));
       }
     }
     store(a.asname.empty() ? a.name : a.asname, *v);
   }
+}
+
+std::string Evaluator::absoluteImportName(const ImportFrom &im) {
+  if (im.level == 0) return im.module;
+  auto it = f.globals->vars.find("__package__");
+  auto *package = it == f.globals->vars.end() ? nullptr : it->second.as<StrObject>();
+  if (!package || package->s.empty()) in.raise("ImportError", "attempted relative import with no known parent package");
+  std::string base = package->s;
+  for (int i = 1; i < im.level; ++i) {
+    size_t dot = base.rfind('.');
+    if (dot == std::string::npos) in.raise("ImportError", "attempted relative import beyond top-level package");
+    base.resize(dot);
+  }
+  return im.module.empty() ? base : base + "." + im.module;
 }
 
 Flow Evaluator::exec(const Stmt &s) {
@@ -294,6 +337,10 @@ Flow Evaluator::exec(const Stmt &s) {
   case StmtKind::ExprStmt: eval(*static_cast<const ExprStmt &>(s).value); return Flow::Normal;
   case StmtKind::Assign: {
     auto &a = static_cast<const Assign &>(s);
+    if (a.annotation) [[unlikely]] {
+      annotatedAssign(a);
+      return Flow::Normal;
+    }
     Value v = eval(*a.value);
     for (const auto &t : a.targets) assign(*t, v);
     return Flow::Normal;

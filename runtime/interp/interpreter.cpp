@@ -11,11 +11,14 @@
 #include "runtime/interp/generator.h"
 #include "runtime/tensor/allocator.h"
 
+#include <algorithm>
 #include <atomic>
 #include <csignal>
+#include <filesystem>
 #include <cstdio>
 #include <fmt/format.h>
 #include <map>
+#include <set>
 #include <unistd.h>
 
 namespace tfs::runtime {
@@ -44,6 +47,11 @@ void onSigint(int) {
 
 std::map<std::string, Interpreter::ModuleFactory> &nativeModules() {
   static std::map<std::string, Interpreter::ModuleFactory> m;
+  return m;
+}
+
+std::set<std::string> &unsupportedModules() {
+  static std::set<std::string> m;
   return m;
 }
 
@@ -293,6 +301,31 @@ void Interpreter::registerNativeModule(const std::string &name, ModuleFactory fa
   nativeModules()[name] = std::move(factory);
 }
 
+void Interpreter::registerUnsupportedModule(const std::string &name) { unsupportedModules().insert(name); }
+
+std::vector<std::string> Interpreter::starImportNames(const Value &mod) {
+  std::vector<std::string> names;
+  if (auto all = getAttrOpt(mod, "__all__")) {
+    for (auto &n : toList(*all)) {
+      auto *s = n.as<StrObject>();
+      if (!s) raise("TypeError", fmt::format("Item in {}.__all__ must be str, not {}",
+                                             mod.as<ModuleObject>() ? mod.as<ModuleObject>()->name : "module",
+                                             typeName(n)));
+      names.push_back(s->s);
+    }
+    return names;
+  }
+  if (auto *m = mod.as<ModuleObject>()) {
+    // A module whose attributes are partly made on first use (tensorflow,
+    // tf.math) cannot list them all: better an error than missing names.
+    if (m->lazy) raise("NotImplementedError", fmt::format("'from {} import *' is not supported by tfs", m->name));
+    for (auto &[k, v] : m->scope->vars)
+      if (!k.empty() && k[0] != '_') names.push_back(k);
+    std::sort(names.begin(), names.end());
+  }
+  return names;
+}
+
 void Interpreter::registerSourceModule(const std::string &name, const char *text) {
   sourceModules()[name] = text;
 }
@@ -321,22 +354,40 @@ Value Interpreter::importModule(const std::string &dotted) {
     return m;
   }
   if (Value p = importPrelude(dotted); !p.isNone()) return p;
-  // a.b.c: import `a`, then walk attributes.
+  // a.b.c: import `a`, then walk attributes, then look in a's directory.
   size_t dot = dotted.rfind('.');
-  if (dot != std::string::npos) {
+  if (dot == std::string::npos) {
+    if (auto m = importFromFiles(dotted, nullptr)) return *m;
+  } else {
     Value parent = importModule(dotted.substr(0, dot));
     if (auto v = getAttrOpt(parent, dotted.substr(dot + 1))) {
       modules_[dotted] = *v;
       return *v;
     }
+    if (auto m = importFromFiles(dotted, &parent)) {
+      setAttr(parent, dotted.substr(dot + 1), *m);
+      return *m;
+    }
   }
-  raiseValue(newException(exceptionClass("ModuleNotFoundError"), fmt::format("No module named '{}'", dotted)));
+  std::string top = dotted.substr(0, dotted.find('.'));
+  Value err = newException(exceptionClass("ModuleNotFoundError"),
+                           unsupportedModules().count(top) ? fmt::format("module '{}' is not supported by tfs", dotted)
+                                                           : fmt::format("No module named '{}'", dotted));
+  err.as<InstanceObject>()->set("name", str(dotted));
+  raiseValue(err);
 }
 
 void Interpreter::runModuleBody(const ast::Module &module, Ref<Scope> globals) {
   Frame frame;
   frame.locals = globals;
   frame.globals = globals;
+  // The module's docstring: its first statement when that is a string.
+  Value doc;
+  if (!module.body.empty())
+    if (auto *es = llvm::dyn_cast<ast::ExprStmt>(module.body[0].get()))
+      if (auto *c = llvm::dyn_cast<ast::Constant>(es->value.get()); c && c->type == ast::Constant::Type::Str)
+        doc = str(c->s);
+  globals->vars.emplace("__doc__", doc);
   Evaluator ev{*this, frame};
   ev.execBody(module.body);
 }
@@ -355,6 +406,11 @@ int runModule(const ast::Module &module, const RunOptions &options) {
   Interpreter in(options);
   auto globals = make<Scope>();
   globals->vars["__name__"] = in.str("__main__");
+  if (!options.argv.empty() && !options.argv[0].empty()) {
+    std::error_code ec;
+    auto file = std::filesystem::absolute(options.argv[0], ec);
+    globals->vars["__file__"] = in.str(ec ? options.argv[0] : file.string());
+  }
   int status = 0;
   try {
     in.runModuleBody(module, globals);

@@ -106,6 +106,13 @@ public:
   // code), imported by its dotted name; `text` must outlive the process.
   static void registerSourceModule(const std::string &name, const char *text);
   Value importModule(const std::string &dotted);
+  // sys.path: the directories user modules are imported from (import_files.cpp).
+  Value searchPath();
+  // A module CPython (or a common package) has and tfs does not: importing
+  // it says "module 'x' is not supported by tfs".
+  static void registerUnsupportedModule(const std::string &topLevelName);
+  // The names `from mod import *` binds: __all__, else the public names.
+  std::vector<std::string> starImportNames(const Value &mod);
   Ref<Scope> builtins() const { return builtins_; }
   // End of run: empties every module namespace, like CPython's module
   // teardown, so that reference cycles through them (a function and the
@@ -147,10 +154,17 @@ private:
                      const Kwargs &kwargs, const Value *self);
   void installBuiltins();
   Value importPrelude(const std::string &name);
+  // A user module or package under sys.path (top level) or under the
+  // parent package's __path__; nullopt when there is no such file.
+  std::optional<Value> importFromFiles(const std::string &dotted, const Value *parent);
 
   RunOptions options_;
   Ref<Scope> builtins_;
   std::unordered_map<std::string, Value> modules_;
+  Value searchPath_;  // sys.path, created on first use
+  // User modules' sources and ASTs: spans and function bodies point into them.
+  std::vector<std::shared_ptr<const frontend::SourceFile>> loadedSources_;
+  std::vector<std::shared_ptr<ast::Module>> loadedModules_;
   std::unordered_map<std::string, Ref<ClassObject>> exceptionClasses_;
   frontend::SourceSpan span_;
   std::vector<frontend::SourceSpan> callStack_;

@@ -218,13 +218,6 @@ Value makeMathModule(Interpreter &in) {
 
 }  // namespace
 
-void registerLanguageModules() {
-  static bool done = false;
-  if (done) return;
-  done = true;
-  Interpreter::registerNativeModule("math", makeMathModule);
-  registerSysModule();
-  registerTimeModules();
-}
+void registerMathModule() { Interpreter::registerNativeModule("math", makeMathModule); }
 
 }  // namespace tfs::runtime

@@ -45,6 +45,7 @@ Value makeSysModule(Interpreter &in) {
   for (const auto &a : in.options().argv) argv.push_back(in.str(a));
   if (argv.empty()) argv.push_back(in.str(""));
   vars["argv"] = in.list(std::move(argv));
+  vars["path"] = in.searchPath();
   vars["maxsize"] = Value::integer(std::numeric_limits<int64_t>::max());
   vars["stdout"] = Value(make<TextStreamObject>(stdout, "<stdout>"));
   vars["stderr"] = Value(make<TextStreamObject>(stderr, "<stderr>"));

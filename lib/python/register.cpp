@@ -1,0 +1,20 @@
+// The standard-library modules implemented in C++ (lib/python/<module>/),
+// registered once at start-up. Modules written in .tfs under lib/python/
+// register themselves through the embedded prelude.
+#include "lib/python/python_modules.h"
+#include "runtime/interp/interpreter.h"
+
+namespace tfs::runtime {
+
+void registerLanguageModules() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  registerMathModule();
+  registerSysModule();
+  registerTimeModules();
+  registerImportlibModule();
+  registerUnsupportedModuleNames();
+}
+
+}  // namespace tfs::runtime

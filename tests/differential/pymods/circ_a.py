@@ -1,0 +1,3 @@
+from . import circ_b
+A = "a"
+print("circ_a sees", circ_b.B)

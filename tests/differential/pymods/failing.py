@@ -1,0 +1,2 @@
+print("failing: start")
+VALUE = {}["missing"]

@@ -1,0 +1,1 @@
+WHERE = "namespace package member"

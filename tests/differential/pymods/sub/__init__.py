@@ -1,0 +1,3 @@
+from .leaf import leaf_name
+from .. import shapes
+from ..plain import Point as P

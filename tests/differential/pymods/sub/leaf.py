@@ -1,0 +1,1 @@
+leaf_name = "leaf of " + __package__
