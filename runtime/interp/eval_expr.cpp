@@ -49,18 +49,14 @@ std::shared_ptr<CodeInfo> analyzeCode(const std::vector<ast::Param> &params, con
 }
 
 Value Evaluator::load(const std::string &name, const Expr &at) {
-  if (f.code) {
-    auto it = f.code->isLocal.find(name);
-    if (it != f.code->isLocal.end()) {
-      auto v = f.locals->vars.find(name);
-      if (v != f.locals->vars.end()) return v->second;
-      in.span_ = at.span;
-      in.raise("UnboundLocalError",
-               fmt::format("cannot access local variable '{}' where it is not associated with a value", name));
-    }
-  } else {
-    auto v = f.locals->vars.find(name);
-    if (v != f.locals->vars.end()) return v->second;
+  // A function's own scope holds only its locals (store() sends global and
+  // nonlocal names elsewhere), so a bound name is found with one lookup.
+  auto v = f.locals->vars.find(name);
+  if (v != f.locals->vars.end()) return v->second;
+  if (f.code && f.code->isLocal.count(name)) {
+    in.span_ = at.span;
+    in.raise("UnboundLocalError",
+             fmt::format("cannot access local variable '{}' where it is not associated with a value", name));
   }
   if (!f.code || !f.code->globals.count(name)) {
     for (Scope *s = f.locals->parent.get(); s; s = s->parent.get()) {
