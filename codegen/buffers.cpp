@@ -165,16 +165,8 @@ private:
       return false;
     const std::vector<int64_t> &dims = x->type.shape.dims;
     std::vector<int64_t> xStrides = rowMajorStrides(dims);
-    if (repr(indices) == Repr::Native && axis == 0 && ir::isInteger(indices->type.dtype)) {
-      BufferStorage s;
-      s.kind = BufferStorage::Kind::View;
-      s.base = x;
-      s.index = indices;
-      s.indexStride = xStrides[0];
-      s.indexBound = dims[0];
-      s.strides.assign(xStrides.begin() + 1, xStrides.end());
-      return addView(n, std::move(s));
-    }
+    if (repr(indices) == Repr::Native && axis == 0 && ir::isInteger(indices->type.dtype))
+      return addIndexView(n, x, indices);
     const ir::DenseElements *c = ir::constValueOf(indices);
     if (!c || c->shape().rank() != 1 || c->numElements() == 0 || !isBuffer(n.result()))
       return false;
@@ -236,14 +228,7 @@ private:
     const ir::Value *index = stackedScalar(n.operand(1));
     if (!index || stackedScalar(n.operand(2)) != index || repr(index) != Repr::Native)
       return false;
-    BufferStorage s;
-    s.kind = BufferStorage::Kind::View;
-    s.base = x;
-    s.index = index;
-    s.indexStride = xStrides[0];
-    s.indexBound = dims[0];
-    s.strides.assign(xStrides.begin() + 1, xStrides.end());
-    return addView(n, std::move(s));
+    return addIndexView(n, x, index);
   }
 
   // Whether input dim `d` of a static strided_slice is shrunk (the spec has
@@ -272,6 +257,20 @@ private:
     s.base = n.operand(0);
     s.strides = rowMajorStrides(n.result()->type.shape.dims);
     contiguousViews_.insert(n.result());
+    return addView(n, std::move(s));
+  }
+
+  // x[index] for a run-time scalar index on axis 0 (TF's bounds check).
+  bool addIndexView(const ir::Node &n, const ir::Value *x, const ir::Value *index) {
+    const std::vector<int64_t> &dims = x->type.shape.dims;
+    std::vector<int64_t> xStrides = rowMajorStrides(dims);
+    BufferStorage s;
+    s.kind = BufferStorage::Kind::View;
+    s.base = x;
+    s.index = index;
+    s.indexStride = xStrides[0];
+    s.indexBound = dims[0];
+    s.strides.assign(xStrides.begin() + 1, xStrides.end());
     return addView(n, std::move(s));
   }
 
