@@ -318,7 +318,7 @@ std::vector<std::string> Interpreter::starImportNames(const Value &mod) {
   if (auto *m = mod.as<ModuleObject>()) {
     // A module whose attributes are partly made on first use (tensorflow,
     // tf.math) cannot list them all: better an error than missing names.
-    if (m->lazy) raise("NotImplementedError", fmt::format("'from {} import *' is not supported by tfs", m->name));
+    if (m->lazy && !m->lazyOnlyRejects) raise("NotImplementedError", fmt::format("'from {} import *' is not supported by tfs", m->name));
     for (auto &[k, v] : m->scope->vars)
       if (!k.empty() && k[0] != '_') names.push_back(k);
     std::sort(names.begin(), names.end());

@@ -384,6 +384,9 @@ struct ModuleObject : Object {
   Ref<Scope> scope = make<Scope>();
   // Lazily resolved attributes (submodules, prelude classes).
   std::function<std::optional<Value>(Interpreter &, const std::string &)> lazy;
+  // `lazy` only rejects names (API tfs lacks) and never makes one: every
+  // attribute is in scope, so `from m import *` can list them.
+  bool lazyOnlyRejects = false;
   explicit ModuleObject(std::string n) : name(std::move(n)) {}
   const char *typeName() const override { return "module"; }
 };

@@ -234,6 +234,7 @@ Value makeKerasNative(Interpreter &in) {
           in.raise("NotImplementedError", fmt::format("{}.{} is not supported by tfs", shown, name));
         return std::nullopt;
       };
+      mod->lazyOnlyRejects = true;
     }
     return Value(mod);
   });
