@@ -8,6 +8,7 @@
 #include "lib/tf/tf_lib.h"
 #include "runtime/interp/signature.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -237,6 +238,20 @@ Value makeKerasNative(Interpreter &in) {
       mod->lazyOnlyRejects = true;
     }
     return Value(mod);
+  });
+  // __all__ of a finished module: its public names. `from M import *` needs
+  // it for a module with a lazy hook (one with unsupported names).
+  bind("set_public_names(module)", [](Interpreter &in, const Bound &a) -> Value {
+    auto *mod = a["module"].as<ModuleObject>();
+    if (!mod) in.raise("TypeError", "set_public_names() expects a module");
+    std::vector<std::string> names;
+    for (auto &[k, v] : mod->scope->vars)
+      if (!k.empty() && k[0] != '_') names.push_back(k);
+    std::sort(names.begin(), names.end());
+    std::vector<Value> items;
+    for (auto &n : names) items.push_back(in.str(n));
+    mod->scope->vars["__all__"] = in.list(items);
+    return Value();
   });
   bind("stdout_isatty()", [](Interpreter &, const Bound &) {
     std::fflush(stdout);
