@@ -8,6 +8,7 @@
 #include "codegen/codegen.h"
 #include "ir/text.h"
 #include "runtime/autodiff/function_gradient.h"
+#include "runtime/interp/signature.h"
 #include "runtime/tf/executable.h"
 #include "runtime/tf/tf.h"
 
@@ -77,6 +78,14 @@ struct KeyHash {
 };
 using TraceCache = std::unordered_map<std::string, Ref<ConcreteFunction>, KeyHash, std::equal_to<>>;
 
+// A trace of a reduce_retracing function: the call's key without tensor
+// shapes (its "skeleton"), the shapes it was traced with, and the function.
+struct RelaxedTrace {
+  std::string skeleton;
+  std::vector<ir::Shape> shapes;
+  Ref<ConcreteFunction> cf;
+};
+
 struct FunctionWrapper final : Object, CycleTracked {
   Value pyFunc;
   Value self;  // bound instance (methods)
@@ -88,6 +97,9 @@ struct FunctionWrapper final : Object, CycleTracked {
   std::vector<std::pair<ir::Shape, DType>> signature;
   std::string name;
   std::shared_ptr<TraceCache> cache = std::make_shared<TraceCache>();
+  // tf.function(reduce_retracing=True): traces over relaxed shapes.
+  bool reduceRetracing = false;
+  std::shared_ptr<std::vector<RelaxedTrace>> relaxedTraces = std::make_shared<std::vector<RelaxedTrace>>();
   std::shared_ptr<int> tracingCount = std::make_shared<int>(0);
   // Per-instance caches for methods (keyed by the instance).
   std::shared_ptr<std::unordered_map<const Object *, Ref<FunctionWrapper>>> bound =
@@ -102,6 +114,7 @@ struct FunctionWrapper final : Object, CycleTracked {
     self = Value();
     bound->clear();
     cache->clear();
+    relaxedTraces->clear();
     lastConcrete = nullptr;
   }
   std::optional<Value> bind(Interpreter &, const Value &inst) override {
@@ -110,6 +123,7 @@ struct FunctionWrapper final : Object, CycleTracked {
     auto b = make<FunctionWrapper>(*this);
     b->self = inst;
     b->cache = std::make_shared<TraceCache>();
+    b->relaxedTraces = std::make_shared<std::vector<RelaxedTrace>>();
     b->lastConcrete = nullptr;
     (*bound)[inst.obj()] = b;
     return Value(b);
@@ -135,18 +149,20 @@ struct FunctionWrapper final : Object, CycleTracked {
     return args;
   }
   Ref<ConcreteFunction> trace(Interpreter &in, const std::vector<Value> &args, const Kwargs &kwargs, bool allowCreation,
-                              int &created);
+                              int &created, const std::vector<ir::Shape> *relaxedShapes);
+  const RelaxedTrace *dispatchRelaxed(const std::string &skeleton, const std::vector<ir::Shape> &shapes) const;
 };
 
 // The cache key of one argument, appended to `key` as bytes (no formatting:
 // it is built on every call). Like TF: tensors by dtype and shape,
 // variables by identity, lists and tuples by their items, Python scalars and
-// strings by type and value, other objects by identity.
+// strings by type and value, other objects by identity. With `shapes`, a
+// tensor's shape goes there instead of into the key (reduce_retracing).
 template <class T> void appendBytes(std::string &key, const T &v) {
   key.append(reinterpret_cast<const char *>(&v), sizeof v);
 }
 
-void keyOf(Interpreter &in, const Value &v, std::string &key) {
+void keyOf(Interpreter &in, const Value &v, std::string &key, std::vector<ir::Shape> *shapes = nullptr) {
   switch (v.tag()) {
   case Value::Tag::None: key += 'n'; return;
   case Value::Tag::Bool: key += v.asBool() ? 'B' : 'b'; return;
@@ -163,7 +179,9 @@ void keyOf(Interpreter &in, const Value &v, std::string &key) {
   if (auto *t = v.as<TensorObject>()) {
     key += 'T';
     key += char(t->dtype());
-    if (t->symbolic()) {
+    if (shapes) {
+      shapes->push_back(t->shape());
+    } else if (t->symbolic()) {
       const ir::Shape &shape = t->sym->type.shape;
       key += shape.ranked ? char(shape.rank()) : '*';
       for (int64_t d : shape.dims) appendBytes(key, d);
@@ -177,7 +195,7 @@ void keyOf(Interpreter &in, const Value &v, std::string &key) {
     appendBytes(key, var->id);
   } else if (v.as<ListObject>() || v.as<TupleObject>()) {
     key += v.as<ListObject>() ? '[' : '(';
-    for (auto &x : in.toList(v)) keyOf(in, x, key);
+    for (auto &x : in.toList(v)) keyOf(in, x, key, shapes);
     key += ']';
   } else if (auto *s = v.as<StrObject>()) {
     key += 's';
@@ -196,17 +214,47 @@ void keyOf(Interpreter &in, const Value &v, std::string &key) {
 // The cache key of a call: its arguments' keys, then each keyword's name
 // (length-prefixed, so no key is a prefix of another) and value's key.
 // Built in a reused buffer: a hot call allocates nothing for its key.
-std::string_view callKey(Interpreter &in, std::span<const Value> args, const Kwargs &kwargs) {
-  thread_local std::string key;
-  key.clear();
-  for (auto &a : args) keyOf(in, a, key);
+void appendCallKey(Interpreter &in, std::span<const Value> args, const Kwargs &kwargs, std::string &key,
+                   std::vector<ir::Shape> *shapes) {
+  for (auto &a : args) keyOf(in, a, key, shapes);
   for (auto &[k, v] : kwargs) {
     key += 'K';
     appendBytes(key, k.size());
     key += k;
-    keyOf(in, v, key);
+    keyOf(in, v, key, shapes);
   }
+}
+std::string_view callKey(Interpreter &in, std::span<const Value> args, const Kwargs &kwargs) {
+  thread_local std::string key;
+  key.clear();
+  appendCallKey(in, args, kwargs, key, nullptr);
   return key;
+}
+
+// TF's TensorShape.most_specific_common_supertype: dims that differ become
+// unknown; shapes of different ranks have an unknown rank.
+ir::Shape commonSupertype(const ir::Shape &a, const ir::Shape &b) {
+  if (!a.ranked || !b.ranked || a.rank() != b.rank()) return ir::Shape::unranked();
+  ir::Shape s = a;
+  for (size_t i = 0; i < s.dims.size(); ++i)
+    if (a.dims[i] != b.dims[i]) s.dims[i] = -1;
+  return s;
+}
+
+// Whether a function traced for `general` accepts arguments of shape `s`.
+bool isSupertypeOf(const ir::Shape &general, const ir::Shape &s) {
+  if (!general.ranked) return true;
+  if (!s.ranked || s.rank() != general.rank()) return false;
+  for (size_t i = 0; i < s.dims.size(); ++i)
+    if (general.dims[i] >= 0 && general.dims[i] != s.dims[i]) return false;
+  return true;
+}
+
+size_t knownDims(const std::vector<ir::Shape> &shapes) {
+  size_t n = 0;
+  for (auto &s : shapes)
+    if (s.ranked) n += 1 + size_t(std::count_if(s.dims.begin(), s.dims.end(), [](int64_t d) { return d >= 0; }));
+  return n;
 }
 
 std::string argsText(Interpreter &in, const std::vector<Value> &args) {
@@ -217,7 +265,7 @@ std::string argsText(Interpreter &in, const std::vector<Value> &args) {
 
 // Symbolic stand-ins for tensor arguments, named after the parameters.
 Value symbolize(Interpreter &in, const Value &v, GraphScope &g, const std::string &name, std::vector<Tensor> *feeds,
-                std::vector<ir::Shape> *sigShapes, size_t &sigIndex) {
+                const std::vector<ir::Shape> *sigShapes, size_t &sigIndex) {
   if (auto *t = v.as<TensorObject>()) {
     ir::TensorType type{t->dtype(), t->shape()};
     if (sigShapes && sigIndex < sigShapes->size()) type.shape = (*sigShapes)[sigIndex];
@@ -296,8 +344,22 @@ Value rebuildOutputs(Interpreter &in, const Value &s, const std::vector<Value> &
 
 }  // namespace
 
+// TF's dispatch: the most specific relaxed trace whose shapes admit the call's.
+const RelaxedTrace *FunctionWrapper::dispatchRelaxed(const std::string &skeleton,
+                                                     const std::vector<ir::Shape> &shapes) const {
+  const RelaxedTrace *best = nullptr;
+  for (const RelaxedTrace &r : *relaxedTraces) {
+    if (r.skeleton != skeleton) continue;
+    bool admits = true;
+    for (size_t i = 0; admits && i < shapes.size(); ++i) admits = isSupertypeOf(r.shapes[i], shapes[i]);
+    if (admits && (!best || knownDims(r.shapes) > knownDims(best->shapes))) best = &r;
+  }
+  return best;
+}
+
 Ref<ConcreteFunction> FunctionWrapper::trace(Interpreter &in, const std::vector<Value> &args, const Kwargs &kwargs,
-                                             bool allowCreation, int &created) {
+                                             bool allowCreation, int &created,
+                                             const std::vector<ir::Shape> *relaxedShapes) {
   TfContext &c = ctx(in);
   auto cf = make<ConcreteFunction>();
   cf->scope = std::make_shared<GraphScope>(GraphScope::Kind::Function, name);
@@ -310,10 +372,11 @@ Ref<ConcreteFunction> FunctionWrapper::trace(Interpreter &in, const std::vector<
   size_t sigIndex = 0;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string pname = i + offset < names.size() ? names[i + offset] : fmt::format("args_{}", i);
-    symArgs.push_back(symbolize(in, args[i], g, pname, nullptr, hasSignature ? &sigShapes : nullptr, sigIndex));
+    symArgs.push_back(symbolize(in, args[i], g, pname, nullptr,
+                                relaxedShapes ? relaxedShapes : hasSignature ? &sigShapes : nullptr, sigIndex));
   }
   Kwargs symKw;
-  for (auto &[k, v] : kwargs) symKw.emplace_back(k, symbolize(in, v, g, k, nullptr, nullptr, sigIndex));
+  for (auto &[k, v] : kwargs) symKw.emplace_back(k, symbolize(in, v, g, k, nullptr, relaxedShapes, sigIndex));
   std::vector<Value> callArgs;
   if (!self.isNone()) callArgs.push_back(self);
   callArgs.insert(callArgs.end(), symArgs.begin(), symArgs.end());
@@ -405,6 +468,22 @@ Ref<ConcreteFunction> FunctionWrapper::concrete(Interpreter &in, std::span<const
   }
   // Tracing may build other keys in callKey's buffer.
   std::string ownedKey(key);
+  // reduce_retracing: a trace over relaxed shapes that admits the call
+  // serves it; otherwise trace once more over the most specific common
+  // supertype of this call and every trace with the same structure.
+  std::vector<ir::Shape> relaxed;
+  std::string skeleton;
+  if (reduceRetracing && !hasSignature) {
+    appendCallKey(in, args, kwargs, skeleton, &relaxed);
+    if (const RelaxedTrace *r = dispatchRelaxed(skeleton, relaxed)) {
+      (*cache)[ownedKey] = r->cf;
+      return r->cf;
+    }
+    for (const RelaxedTrace &r : *relaxedTraces)
+      if (r.skeleton == skeleton)
+        for (size_t i = 0; i < relaxed.size(); ++i) relaxed[i] = commonSupertype(relaxed[i], r.shapes[i]);
+  }
+  const std::vector<ir::Shape> *relaxedShapes = reduceRetracing && !hasSignature ? &relaxed : nullptr;
   std::vector<Value> argv(args.begin(), args.end());
   TfContext &c = ctx(in);
   size_t varsBefore = c.globalVariables.size();
@@ -413,14 +492,15 @@ Ref<ConcreteFunction> FunctionWrapper::concrete(Interpreter &in, std::span<const
   (void)createdCounterBefore;
   bool firstTrace = *tracingCount == 0;
   int before = variablesCreated;
-  Ref<ConcreteFunction> cf = trace(in, argv, kwargs, firstTrace, created);
+  Ref<ConcreteFunction> cf = trace(in, argv, kwargs, firstTrace, created, relaxedShapes);
   if (firstTrace && variablesCreated != before) {
     // TF traces again without variable creation; the function it keeps is that trace.
     (*tracingCount)--;
-    cf = trace(in, argv, kwargs, false, created);
+    cf = trace(in, argv, kwargs, false, created, relaxedShapes);
   }
   (void)varsBefore;
   (*cache)[ownedKey] = cf;
+  if (relaxedShapes) relaxedTraces->push_back({std::move(skeleton), std::move(relaxed), cf});
   return cf;
 }
 
@@ -599,15 +679,27 @@ Value makeDatasetFunction(Interpreter &in, const Value &f, const Value &signatur
 }
 
 void installFunctionApi(Interpreter &in, ModuleObject &tf) {
-  tf.scope->vars["function"] = in.native("function", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    auto args = in.bindArgs("function", a, kw, {"func", "input_signature", "autograph", "jit_compile", "reduce_retracing", "experimental_compile"},
-                            {Value(), Value(), Value::boolean(true), Value(), Value(), Value()});
-    bool ag = in.truth(args[2]);
-    Value sig = args[1];
-    if (args[0].isNone())
-      return in.native("function", [ag, sig](Interpreter &in, Args a, const Kwargs &) { return makeFunction(in, a[0], ag, sig); });
-    return makeFunction(in, args[0], ag, sig);
-  });
+  // jit_compile / experimental_compile ask for XLA, which computes the same
+  // values; experimental_relax_shapes is reduce_retracing's old name.
+  tf.scope->vars["function"] = nativeWithSignature(
+      in,
+      "function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False, "
+      "experimental_implements=!None, experimental_autograph_options=!None, experimental_attributes=!None, "
+      "experimental_relax_shapes=None, experimental_compile=None, experimental_follow_type_hints=!None)",
+      [](Interpreter &in, const Bound &a) -> Value {
+        bool ag = in.truth(a["autograph"]);
+        bool relax = in.truth(a["reduce_retracing"]) ||
+                     (!a.isNone("experimental_relax_shapes") && in.truth(a["experimental_relax_shapes"]));
+        Value sig = a["input_signature"];
+        auto make = [ag, relax, sig](Interpreter &in, const Value &f) {
+          Value w = makeFunction(in, f, ag, sig);
+          w.as<FunctionWrapper>()->reduceRetracing = relax;
+          return w;
+        };
+        if (a.isNone("func"))
+          return in.native("function", [make](Interpreter &in, Args f, const Kwargs &) { return make(in, f[0]); });
+        return make(in, a["func"]);
+      });
   auto config = submodule(in, tf, "config");
   ctx(in).runFunctionsEagerly = in.options().runFunctionsEagerly;
   def(in, *config, "run_functions_eagerly", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
