@@ -100,7 +100,12 @@ std::string scopedName(Interpreter &in, const std::string &base) {
 std::pair<int64_t, int64_t> seeds(Interpreter &in, const Value &opSeed) {
   TfContext &c = ctx(in);
   if (!opSeed.isNone()) return {c.globalSeed >= 0 ? c.globalSeed : 87654321, in.toInt(opSeed)};
-  if (c.globalSeed >= 0) return {c.globalSeed, ++c.opSeedCounter};
+  if (c.globalSeed >= 0) {
+    // A traced graph draws op seeds from its own stream, so two functions
+    // traced after set_seed give the same sequence (as TF's graph seeds do).
+    if (GraphScope *g = currentGraph(in)) return {c.globalSeed, ++g->opSeedCounter};
+    return {c.globalSeed, ++c.opSeedCounter};
+  }
   // No seed: a fresh, nondeterministic stream.
   static uint64_t counter = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
   uint64_t c0 = counter++;
@@ -432,7 +437,11 @@ Value makeTfModule(Interpreter &in, bool v1) {
       m->scope->vars[n] = nativeWithSignature(in, sig, [normal](Interpreter &in, const Bound &args) -> Value {
         DType d = dtypeArg(in, args[3]).value_or(DType::Float32);
         auto [s1, s2] = seeds(in, args[4]);
-        ir::Attrs attrs{{"dtype", d}, {"seed", s1}, {"seed2", s2}};
+        // Stateful: a new draw per call. Eagerly the call count of this seed
+        // pair is the op's counter; a graph node counts its own runs
+        // (RunContext::runRandom).
+        ir::Attrs attrs{{"dtype", d}, {"seed", s1}, {"seed2", s2}, {"stateful", int64_t(1)}};
+        if (!currentGraph(in)) attrs["counter"] = ctx(in).eagerRandomCalls[{s1, s2}]++;
         if (normal) {
           attrs["mean"] = in.toFloat(args[1]);
           attrs["stddev"] = in.toFloat(args[2]);
@@ -453,6 +462,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
     def(in, *m, "set_seed", [](Interpreter &in, Args a, const Kwargs &) {
       ctx(in).globalSeed = in.toInt(a[0]);
       ctx(in).opSeedCounter = 0;
+      ctx(in).eagerRandomCalls.clear();
       return Value();
     });
   }

@@ -10,6 +10,7 @@
 #include "runtime/kernels/kernels.h"
 
 #include <fmt/format.h>
+#include <mutex>
 #include <unordered_set>
 
 namespace tfs::runtime {
@@ -252,7 +253,20 @@ Tensor RunContext::feedPlaceholder(const ir::Node &placeholder) {
 
 std::vector<Tensor> RunContext::runRandom(const ir::Node &node,
                                           std::span<const Tensor> operands) {
-  return runKernel(node.kind(), operands, node.attrs);
+  if (ir::attrInt(node.attrs, "stateful", 0) == 0) return runKernel(node.kind(), operands, node.attrs);
+  // A stateful random node draws new numbers on every run: its run count,
+  // kept per node for the process (a concrete function keeps its nodes), is
+  // the kernel's counter.
+  static std::mutex mutex;
+  static std::unordered_map<const ir::Node *, int64_t> runs;
+  int64_t counter;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    counter = runs[&node]++;
+  }
+  ir::Attrs attrs = node.attrs;
+  attrs["counter"] = counter;
+  return runKernel(node.kind(), operands, attrs);
 }
 
 const Tensor &RunContext::constTensor(const std::shared_ptr<const ir::DenseElements> &d) {

@@ -1,6 +1,7 @@
 // Random kernels: counter-based Philox-4x32-10 (the generator TF uses),
-// keyed by the (seed, seed2) attribute pair, so a given seed pair always
-// produces the same stream. Normal samples use Box-Muller. Exact TF values
+// keyed by the (seed, seed2) attribute pair and the call `counter` (a
+// stateful op's run count), so a given seed pair and count always produce
+// the same numbers. Normal samples use Box-Muller. Exact TF values
 // are not reproduced (TF's stream layout differs); determinism is.
 #include "runtime/kernels/kernel_util.h"
 
@@ -45,6 +46,10 @@ template <OpKind K> std::vector<Tensor> randomKernel(std::span<const Tensor> in,
   std::vector<Tensor> out = allocateOutputs(K, in, attrs);
   Tensor &o = out[0];
   Philox gen(uint64_t(ir::attrInt(attrs, "seed", 0)), uint64_t(ir::attrInt(attrs, "seed2", 0)));
+  // A stateful op's call `counter` starts its stream 2^40 blocks further per call.
+  uint64_t start = uint64_t(ir::attrInt(attrs, "counter", 0)) << 40;
+  gen.counter[0] = uint32_t(start);
+  gen.counter[1] = uint32_t(start >> 32);
   int64_t n = o.numElements();
   std::vector<double> values(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; i += 4) {

@@ -46,6 +46,10 @@ public:
   void discard(ir::Node *node) { discarded_.push_back(node->parentRegion()->take(node)); }
   size_t regionDepth() const { return builders_.size(); }
 
+  // Op seeds of random ops without one, drawn from this graph's own stream
+  // (TF: a traced function is like a re-run of the program).
+  int64_t opSeedCounter = 0;
+
   // TF's unique node names within one graph: the first use of a base name
   // gets it as is, later ones "_1", "_2", ... (names given by the user are
   // uniquified the same way).

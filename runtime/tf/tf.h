@@ -16,6 +16,7 @@
 #include "runtime/interp/interpreter.h"
 #include "runtime/tf/graph_scope.h"
 
+#include <map>
 #include <memory>
 
 namespace tfs::runtime::tf {
@@ -152,6 +153,9 @@ struct TfContext {
   std::vector<std::string> nameScopes;    // "a/b/" prefixes
   std::vector<Ref<VariableObject>> globalVariables;  // v1 collection
   int64_t globalSeed = -1, opSeedCounter = 0;
+  // Eager random ops with the same seed pair share one kernel whose counter
+  // advances per call (TF's kernel cache); tf.random.set_seed resets them.
+  std::map<std::pair<int64_t, int64_t>, int64_t> eagerRandomCalls;
   bool initScope = false;                 // creating variables eagerly while tracing
   int traceDepth = 0;
   std::vector<std::string> v1ScopeStack;  // variable_scope names
