@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= $(shell nproc)
 
-.PHONY: all deps configure build demo test bench fuzz test-sanitize clean
+.PHONY: all deps configure build demo test bench fuzz difftest test-sanitize clean
 
 all: build
 
@@ -30,6 +30,12 @@ bench: build
 
 fuzz: deps
 	@bash scripts/fuzz.sh
+
+# A long campaign of the random differential tester (ctest runs seeds 0..44):
+# DIFFTEST_SEEDS=A:B to choose the range.
+DIFFTEST_SEEDS ?= 45:2045
+difftest: build
+	/usr/bin/python3 tests/difftest/difftest.py ./$(BUILD)/tfs --seeds $(DIFFTEST_SEEDS) --jobs $(JOBS)
 
 # The whole suite under AddressSanitizer + UBSan + LeakSanitizer (-O1; any
 # report fails the test).

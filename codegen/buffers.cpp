@@ -192,6 +192,11 @@ private:
       return false;
     const std::vector<int64_t> &dims = x->type.shape.dims;
     std::vector<int64_t> xStrides = rowMajorStrides(dims);
+    // A slice of a view (x[::-1][::-1]) steps through the view's own
+    // strides, not row-major ones of its shape.
+    if (auto it = out_.storage.find(x);
+        it != out_.storage.end() && it->second.kind == BufferStorage::Kind::View && it->second.strides.size() == dims.size())
+      xStrides = it->second.strides;
     if (n.numOperands() == 1) {
       if (ir::attrInt(n.attrs, "new_axis_mask", 0) != 0 ||
           (!isBuffer(n.result()) && repr(n.result()) != Repr::Native))

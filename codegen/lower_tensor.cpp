@@ -34,8 +34,11 @@ llvm::Value *Emitter::int64Array(const std::vector<int64_t> &values) {
 
 void Emitter::emitArena() {
   int64_t bytes = buffers_.arenaBytes;
-  if (bytes == 0)
+  if (bytes == 0) {
+    // Only empty buffers live in the arena: their pointers are never read.
+    arena_ = llvm::ConstantPointerNull::get(b_.getInt8PtrTy());
     return;
+  }
   if (bytes <= kStackArenaBytes) {
     auto *a = b_.CreateAlloca(b_.getInt8Ty(), b_.getInt64(uint64_t(bytes)), "arena");
     a->setAlignment(llvm::Align(64));
