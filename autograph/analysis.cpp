@@ -59,6 +59,7 @@ void collect(const Stmt &s, Usage &u) {
     readsOf(*a.value, u.reads);
     for (const auto &t : a.targets) {
       targetNames(*t, u.writes);
+      subscriptBase(*t, u.mutated);
       if (t->kind != ExprKind::Name) readsOf(*t, u.reads);
     }
     return;
@@ -69,6 +70,7 @@ void collect(const Stmt &s, Usage &u) {
     readsOf(*a.target, u.reads);
     if (auto *n = llvm::dyn_cast<Name>(a.target.get())) u.reads.insert(n->id);
     targetNames(*a.target, u.writes);
+    subscriptBase(*a.target, u.mutated);
     return;
   }
   case StmtKind::ExprStmt:
@@ -155,6 +157,23 @@ void targetNames(const Expr &t, NameSet &out) {
     for (const auto &e : static_cast<const Sequence &>(t).elts) targetNames(*e, out);
     return;
   case ExprKind::Starred: targetNames(*static_cast<const Starred &>(t).value, out); return;
+  default: return;
+  }
+}
+
+void subscriptBase(const Expr &t, NameSet &out) {
+  switch (t.kind) {
+  case ExprKind::Subscript: {
+    const Expr *base = static_cast<const Subscript &>(t).value.get();
+    while (base->kind == ExprKind::Subscript) base = static_cast<const Subscript &>(*base).value.get();
+    if (base->kind == ExprKind::Name) out.insert(static_cast<const Name &>(*base).id);
+    return;
+  }
+  case ExprKind::Tuple:
+  case ExprKind::List:
+    for (const auto &e : static_cast<const Sequence &>(t).elts) subscriptBase(*e, out);
+    return;
+  case ExprKind::Starred: subscriptBase(*static_cast<const Starred &>(t).value, out); return;
   default: return;
   }
 }

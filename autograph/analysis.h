@@ -17,6 +17,9 @@ using NameSet = std::set<std::string>;  // ordered: deterministic output
 
 struct Usage {
   NameSet reads, writes;
+  // Names whose elements are assigned (`y[0] = v`, `y[i][j] += 1`): a
+  // converted loop or if carries them as state (TF's composite symbols).
+  NameSet mutated;
 };
 
 // Names read and written (bound) by a statement list. Nested function and
@@ -27,6 +30,8 @@ Usage usageOf(const ast::Stmt &stmt);
 void readsOf(const ast::Expr &expr, NameSet &out);
 // Names bound by an assignment target (a, (b, *c), but not x.y / x[i]).
 void targetNames(const ast::Expr &target, NameSet &out);
+// The name whose element an assignment target stores (y for y[0][1]), if any.
+void subscriptBase(const ast::Expr &target, NameSet &out);
 
 // The extra test the break/return conversion attaches to a loop (read at
 // the start of each iteration; kept beside the AST until the loop itself is

@@ -128,6 +128,8 @@ private:
     Usage ub = usageOf(node.body), ue = usageOf(node.orelse);
     NameSet modified = ub.writes;
     modified.insert(ue.writes.begin(), ue.writes.end());
+    modified.insert(ub.mutated.begin(), ub.mutated.end());
+    modified.insert(ue.mutated.begin(), ue.mutated.end());
     // State: what the branches write that is read after the if, or read
     // inside a branch before the branch writes it (the branch function must
     // receive it: e.g. a return flag that a loop in the branch tests).
@@ -188,7 +190,10 @@ private:
     readsOf(*test, readsInLoop);
     NameSet needed = liveAfter;
     needed.insert(readsInLoop.begin(), readsInLoop.end());
-    std::vector<std::string> vars = state(usageOf(node.body).writes, needed);
+    Usage ub = usageOf(node.body);
+    NameSet modified = ub.writes;
+    modified.insert(ub.mutated.begin(), ub.mutated.end());
+    std::vector<std::string> vars = state(modified, needed);
     NameSet bodyLive = needed;
     bodyLive.insert(vars.begin(), vars.end());
     NameSet bodyDefined = maybeDefined;
@@ -225,7 +230,9 @@ private:
     needed.insert(readsInLoop.begin(), readsInLoop.end());
     // The target counts as modified by the loop: used after it, it is state
     // (TF: undefined after a zero-trip loop over a tensor is an error).
-    NameSet modified = usageOf(node.body).writes;
+    Usage ub = usageOf(node.body);
+    NameSet modified = ub.writes;
+    modified.insert(ub.mutated.begin(), ub.mutated.end());
     modified.insert(targets.begin(), targets.end());
     std::vector<std::string> vars = state(modified, needed);
     NameSet bodyLive = needed;

@@ -7,6 +7,7 @@
 #include "autograph/autograph.h"
 #include "runtime/interp/signature.h"
 #include "runtime/kernels/kernels.h"
+#include "runtime/tf/autograph_nest.h"
 #include "runtime/tf/tf.h"
 
 #include <fmt/format.h>
@@ -101,11 +102,25 @@ Value ifStmt(Interpreter &in, Args a, const Kwargs &) {
   GraphScope &g = *pred->scope;
   verifyCondition(in, cond, "if statement");
   ir::Node *node = g.builder().beginCond(pred->sym, in.currentSpan());
+  // Each branch gets its own copies of the lists and tuples in the state:
+  // an element assigned in one branch (`x[1] = 1`) must not reach the other.
+  auto freshState = [&]() {
+    std::vector<Value> copy = state;
+    for (Value &v : copy) {
+      StateNest n = nestOf(v);
+      if (n.kind == StateNest::Kind::Leaf) continue;
+      std::vector<Value> leaves;
+      flattenState(in, v, n, "", leaves, nullptr, "");
+      size_t pos = 0;
+      v = rebuildState(in, n, leaves, pos);
+    }
+    return copy;
+  };
   auto runBranch = [&](unsigned region, const Value &fn) {
     g.pushRegion(node->region(region));
     std::vector<Value> outs;
     try {
-      outs = in.toList(in.call(fn, state));
+      outs = in.toList(in.call(fn, freshState()));
     } catch (...) {
       g.popRegion();
       throw;
@@ -126,6 +141,36 @@ Value ifStmt(Interpreter &in, Args a, const Kwargs &) {
   if (elseOuts.size() != thenOuts.size())
     in.raise("ValueError", fmt::format("the branches of a conditional produce {} and {} values", thenOuts.size(), elseOuts.size()));
   checkBranch(elseOuts, "else");
+  // Lists and tuples among the outputs are staged leaf by leaf.
+  std::vector<StateNest> outNests;
+  bool nested = false;
+  for (size_t i = 0; i < thenOuts.size(); ++i) {
+    outNests.push_back(nestOf(thenOuts[i].as<UndefinedObject>() ? elseOuts[i] : thenOuts[i]));
+    nested |= outNests.back().kind != StateNest::Kind::Leaf;
+  }
+  if (nested) {
+    std::vector<Value> thenFlat, elseFlat;
+    std::vector<std::string> flatNames;
+    for (size_t i = 0; i < thenOuts.size(); ++i) {
+      std::string name = i < names.size() ? names[i] : std::string("v");
+      const char *mismatch = "'{}' must have the same nested structure in the main and else branches";
+      // (The nest comes from a defined side; an undefined side stands for
+      // each of its leaves.)
+      bool thenDefined = !thenOuts[i].as<UndefinedObject>();
+      std::vector<Value> defined;
+      flattenState(in, thenDefined ? thenOuts[i] : elseOuts[i], outNests[i], name, defined, &flatNames, mismatch);
+      std::vector<Value> other;
+      const Value &otherOut = thenDefined ? elseOuts[i] : thenOuts[i];
+      if (otherOut.as<UndefinedObject>()) other.assign(defined.size(), otherOut);
+      else flattenState(in, otherOut, outNests[i], name, other, nullptr, mismatch);
+      std::vector<Value> &thenLeaves = thenDefined ? defined : other, &elseLeaves = thenDefined ? other : defined;
+      thenFlat.insert(thenFlat.end(), thenLeaves.begin(), thenLeaves.end());
+      elseFlat.insert(elseFlat.end(), elseLeaves.begin(), elseLeaves.end());
+    }
+    thenOuts = std::move(thenFlat);
+    elseOuts = std::move(elseFlat);
+    names = std::move(flatNames);
+  }
   for (size_t i = 0; i < thenOuts.size() && i < names.size(); ++i) {
     if (thenOuts[i].as<UndefinedObject>() || elseOuts[i].as<UndefinedObject>()) continue;
     if (thenOuts[i].isNone()) in.raise("ValueError", fmt::format("'{}' is None at the end of the main branch.", names[i]));
@@ -141,6 +186,9 @@ Value ifStmt(Interpreter &in, Args a, const Kwargs &) {
   for (size_t i = 0; i < thenOuts.size(); ++i) {
     auto *ut = thenOuts[i].as<UndefinedObject>(), *ue = elseOuts[i].as<UndefinedObject>();
     if (ut && ue) continue;
+    // A Python object both branches return as is (a dict an element was
+    // stored in) stays Python.
+    if (!ut && !ue && thenOuts[i].obj() && thenOuts[i].is(elseOuts[i]) && !isCarriableLeaf(thenOuts[i])) continue;
     std::optional<DType> like = convertedDtype(ut ? elseOuts[i] : thenOuts[i]);
     g.pushRegion(node->region(0));
     ir::Value *tv = ut ? nullptr : toGraphValue(in, g, thenOuts[i], like);
@@ -168,6 +216,12 @@ Value ifStmt(Interpreter &in, Args a, const Kwargs &) {
   std::string base = g.uniqueName("cond");
   for (size_t k = 0; k < staged.size(); ++k)
     out[staged[k]] = Value(wrapSym(results[k], &g, k ? fmt::format("{}:{}", base, k) : base));
+  if (nested) {
+    std::vector<Value> rebuilt;
+    size_t pos = 0;
+    for (const StateNest &n : outNests) rebuilt.push_back(rebuildState(in, n, out, pos));
+    out = std::move(rebuilt);
+  }
   return in.tuple(out);
 }
 
@@ -191,13 +245,14 @@ void checkInvariantFits(Interpreter &in, const std::string &name, const ir::Shap
                                        name, entry.tfString(), invariant.tfString()));
 }
 
-// Stages a while_loop over `state` (converted to tensors). `invariants`
-// (by state index, may be shorter) relaxes the shapes loop variables carry,
-// as tf.while_loop's shape_invariants do.
-Value stageWhile(Interpreter &in, GraphScope &g, const std::function<Value(const std::vector<Value> &)> &test,
-                 const std::function<std::vector<Value>(const std::vector<Value> &)> &rawBody,
-                 std::vector<Value> state, const std::vector<std::string> &names,
-                 const std::vector<std::optional<ir::Shape>> &invariants = {}) {
+// Stages a while_loop over `state` (converted to tensors; lists and tuples
+// are flattened by stageWhile below). `invariants` (by state index, may be
+// shorter) relaxes the shapes loop variables carry, as tf.while_loop's
+// shape_invariants do.
+Value stageWhileFlat(Interpreter &in, GraphScope &g, const std::function<Value(const std::vector<Value> &)> &test,
+                     const std::function<std::vector<Value>(const std::vector<Value> &)> &rawBody,
+                     std::vector<Value> state, const std::vector<std::string> &names,
+                     const std::vector<std::optional<ir::Shape>> &invariants) {
   // The body must return one value per loop variable (tf.while_loop's
   // user body may not).
   auto body = [&](const std::vector<Value> &s) {
@@ -210,9 +265,7 @@ Value stageWhile(Interpreter &in, GraphScope &g, const std::function<Value(const
   std::vector<ir::TensorType> carriedTypes;
   std::vector<size_t> carried;
   bool anyUndefined = false;
-  auto isCarriable = [](const Value &v) {
-    return v.as<TensorObject>() || v.as<VariableObject>() || v.isInt() || v.isFloat() || v.isBool();
-  };
+  auto isCarriable = isCarriableLeaf;
   for (size_t i = 0; i < state.size(); ++i) {
     if (state[i].as<UndefinedObject>()) {
       anyUndefined = true;
@@ -429,6 +482,53 @@ Value stageWhile(Interpreter &in, GraphScope &g, const std::function<Value(const
   for (size_t k = 0; k < carried.size(); ++k)
     out[carried[k]] = Value(wrapSym(results[k], &g, k ? fmt::format("{}:{}", base, k) : base));
   return in.tuple(out);
+}
+
+// Stages a while_loop over `state`: the leaves of lists and tuples in it are
+// loop variables of their own (autograph_nest.h), rebuilt after the loop.
+Value stageWhile(Interpreter &in, GraphScope &g, const std::function<Value(const std::vector<Value> &)> &test,
+                 const std::function<std::vector<Value>(const std::vector<Value> &)> &rawBody,
+                 const std::vector<Value> &state, const std::vector<std::string> &names,
+                 const std::vector<std::optional<ir::Shape>> &invariants = {}) {
+  std::vector<StateNest> nests;
+  bool nested = false;
+  for (const Value &v : state) {
+    nests.push_back(nestOf(v));
+    nested |= nests.back().kind != StateNest::Kind::Leaf;
+  }
+  if (!nested) return stageWhileFlat(in, g, test, rawBody, state, names, invariants);
+  auto nameOf = [&](size_t i) { return i < names.size() ? names[i] : std::string("v"); };
+  auto flatten = [&](const std::vector<Value> &s, std::vector<std::string> *flatNames) {
+    if (s.size() != nests.size())
+      in.raise("ValueError", fmt::format("the loop body returns {} values for {} loop variables", s.size(), nests.size()));
+    std::vector<Value> leaves;
+    for (size_t i = 0; i < s.size(); ++i)
+      flattenState(in, s[i], nests[i], nameOf(i), leaves, flatNames,
+                   "'{}' does not have the same nested structure after one iteration.");
+    return leaves;
+  };
+  auto rebuild = [&](const std::vector<Value> &leaves) {
+    std::vector<Value> s;
+    size_t pos = 0;
+    for (const StateNest &n : nests) s.push_back(rebuildState(in, n, leaves, pos));
+    return s;
+  };
+  std::vector<std::string> flatNames;
+  std::vector<Value> flat = flatten(state, &flatNames);
+  // A shape invariant names a whole loop variable: it applies to a leaf one.
+  std::vector<std::optional<ir::Shape>> flatInvariants;
+  for (size_t i = 0; i < nests.size(); ++i) {
+    std::vector<Value> leaves;
+    flattenState(in, state[i], nests[i], "", leaves, nullptr, "");
+    for (size_t k = 0; k < leaves.size(); ++k)
+      flatInvariants.push_back(nests[i].kind == StateNest::Kind::Leaf && i < invariants.size() ? invariants[i]
+                                                                                                : std::nullopt);
+  }
+  Value r = stageWhileFlat(
+      in, g, [&](const std::vector<Value> &f) { return test(rebuild(f)); },
+      [&](const std::vector<Value> &f) { return flatten(rawBody(rebuild(f)), nullptr); }, flat, flatNames,
+      flatInvariants);
+  return in.tuple(rebuild(in.toList(r)));
 }
 
 Value whileStmt(Interpreter &in, Args a, const Kwargs &kw) {

@@ -242,23 +242,23 @@ def global_write(x):
 )py");
 }
 
-TEST_CASE("subscript and attribute stores are not state (they read their base)py") {
+TEST_CASE("a subscript store makes its base state (TF's composite symbols); an attribute store does not") {
   CHECK(convert(R"py(
-def subscript_targets(x, d):
+def subscript_targets(x, d, o):
     if x:
         d[0] = x
-        d.attr = 1
-    return d
+        o.attr = 1
+    return d, o
 )py") == R"py(
-def subscript_targets(x, d):
-    def if_true():
+def subscript_targets(x, d, o):
+    def if_true(d):
         d[0] = x
-        d.attr = 1
-        return ()
-    def if_false():
-        return ()
-    ag__.if_stmt(x, if_true, if_false, (), ())
-    return d
+        o.attr = 1
+        return (d,)
+    def if_false(d):
+        return (d,)
+    (d,) = ag__.if_stmt(x, if_true, if_false, (d,), ('d',))
+    return (d, o)
 )py");
 }
 

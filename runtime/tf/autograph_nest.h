@@ -1,0 +1,37 @@
+// Lists and tuples in AutoGraph state. TF carries the elements of a list or
+// tuple that a converted loop or a tensor `if` updates (`y[0] += 1`,
+// `pair = (pair[1], pair[0] + pair[1])`, `x[1] = 1` in a branch) as loop /
+// branch state, leaf by leaf; the structure itself stays Python. The
+// operators in autograph_ops.cpp flatten such state before staging a
+// while_loop or cond and rebuild it (as fresh lists and tuples) after.
+#pragma once
+
+#include "runtime/tf/tf.h"
+
+#include <string>
+#include <vector>
+
+namespace tfs::runtime::tf {
+
+struct StateNest {
+  enum class Kind : uint8_t { Leaf, List, Tuple };
+  Kind kind = Kind::Leaf;
+  std::vector<StateNest> items;
+};
+
+// A value a loop or cond can carry: a tensor, a variable or a Python scalar.
+bool isCarriableLeaf(const Value &v);
+// The nest of a state value: a non-empty list or tuple (nested) whose leaves
+// are all carriable; anything else is one leaf (other Python objects stay
+// Python, not carried).
+StateNest nestOf(const Value &v);
+// Appends the leaves of `v` (and, given `names`, their names: "y[0]").
+// A value whose structure differs from `n` raises ValueError with
+// fmt::format(mismatch, name).
+void flattenState(Interpreter &in, const Value &v, const StateNest &n, const std::string &name,
+                  std::vector<Value> &leaves, std::vector<std::string> *names, const char *mismatch);
+// The value of nest `n` from leaves[pos...], advancing pos; lists and tuples
+// are new objects.
+Value rebuildState(Interpreter &in, const StateNest &n, const std::vector<Value> &leaves, size_t &pos);
+
+}  // namespace tfs::runtime::tf
