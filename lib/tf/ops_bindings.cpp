@@ -234,7 +234,13 @@ void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObj
   }
   for (const char *n : {"zeros_like", "ones_like"}) {
     OpKind k = std::string(n) == "zeros_like" ? OpKind::ZerosLike : OpKind::OnesLike;
-    def(in, tf, n, [k](Interpreter &in, Args a, const Kwargs &) -> Value { return Value(callOp1(in, k, {toTensor(in, a[0])})); });
+    std::string sig = std::string(n) + "(input, dtype=None, name=None, layout=!None)";
+    defSig(in, tf, sig.c_str(), [k](Interpreter &in, const Bound &a) -> Value {
+      auto x = toTensor(in, a["input"]);
+      if (auto d = dtypeArg(in, a["dtype"]); d && *d != x->dtype())
+        x = callOp1(in, OpKind::Cast, {x}, {{"dtype", *d}}, "Cast");
+      return Value(callOp1(in, k, {x}, {}, nameArg(in, a["name"], k == OpKind::ZerosLike ? "zeros_like" : "ones_like")));
+    });
   }
   defSig(in, tf, "fill(dims, value, name=None, layout=!None)", [](Interpreter &in, const Bound &a) -> Value {
     std::vector<Ref<TensorObject>> xs{toTensor(in, a["value"])};
@@ -283,7 +289,11 @@ void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObj
   });
   defSig(in, tf, "one_hot(indices, depth, on_value=None, off_value=None, axis=!None, dtype=None, name=None)",
          [](Interpreter &in, const Bound &a) -> Value {
-    ir::Attrs attrs{{"dtype", dtypeArg(in, a["dtype"]).value_or(DType::Float32)}};
+    // TF: without dtype, on_value's (else off_value's) dtype, else float32.
+    std::optional<DType> d = dtypeArg(in, a["dtype"]);
+    for (const char *v : {"on_value", "off_value"})
+      if (!d && !a.isNone(v)) d = toTensor(in, a[v])->dtype();
+    ir::Attrs attrs{{"dtype", d.value_or(DType::Float32)}};
     if (!a.isNone("on_value")) attrs["on_value"] = in.toFloat(a["on_value"]);
     if (!a.isNone("off_value")) attrs["off_value"] = in.toFloat(a["off_value"]);
     std::vector<Ref<TensorObject>> xs{toTensor(in, a["indices"])};
@@ -308,7 +318,11 @@ void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObj
     if (auto d = dtypeArg(in, args[1])) attrs["out_type"] = *d;
     return Value(callOp1(in, OpKind::ShapeOf, {toTensor(in, args[0])}, attrs, "Shape"));
   });
-  def(in, tf, "size", [](Interpreter &in, Args a, const Kwargs &) -> Value { return Value(callOp1(in, OpKind::SizeOf, {toTensor(in, a[0])}, {}, "Size")); });
+  defSig(in, tf, "size(input, out_type=None, name=None)", [](Interpreter &in, const Bound &a) -> Value {
+    auto n = callOp1(in, OpKind::SizeOf, {toTensor(in, a["input"])}, {}, nameArg(in, a["name"], "Size"));
+    if (auto d = dtypeArg(in, a["out_type"]); d && *d != n->dtype()) n = callOp1(in, OpKind::Cast, {n}, {{"dtype", *d}}, "Cast");
+    return Value(n);
+  });
   def(in, tf, "identity", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     return Value(callOp1(in, OpKind::Identity, {toTensor(in, a[0])}, {}, nameArg(in, opt(kw, "name"), "Identity")));
   });

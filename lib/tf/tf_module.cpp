@@ -307,6 +307,10 @@ Value makeTfModule(Interpreter &in, bool v1) {
     Tensor t;
     if (auto *to = args[0].as<TensorObject>(); to && !to->symbolic()) {
       t = to->eager;
+      // TF converts an eager tensor only to its own dtype (a numpy array is cast).
+      if (d && *d != t.dtype() && !to->numpy)
+        in.raise("TypeError", fmt::format("Expected tensor {} with dtype tf.{}, but got dtype tf.{}.", in.str(args[0]),
+                                          ir::dtypeName(*d), ir::dtypeName(t.dtype())));
       if (d && *d != t.dtype()) t = runKernel(OpKind::Cast, std::vector<Tensor>{t}, ir::Attrs{{"dtype", *d}})[0];
     } else {
       t = tensorFromPython(in, args[0], d, false);
@@ -351,11 +355,14 @@ Value makeTfModule(Interpreter &in, bool v1) {
     }
     return Value(o);
   });
-  def(in, *tf, "convert_to_tensor", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    auto args = in.bindArgs("convert_to_tensor", a, kw, {"value", "dtype", "dtype_hint", "name"}, {std::nullopt, Value(), Value(), Value()});
-    if (auto *t = args[0].as<TensorObject>(); t && t->numpy) return Value(toTensor(in, args[0], dtypeArg(in, args[1])));
-    return Value(toTensor(in, args[0], dtypeArg(in, args[1])));
-  });
+  tf->scope->vars["convert_to_tensor"] = nativeWithSignature(
+      in, "convert_to_tensor(value, dtype=None, dtype_hint=None, name=None)", [](Interpreter &in, const Bound &a) -> Value {
+        // dtype_hint: the dtype a Python scalar takes when none is asked for.
+        std::optional<DType> hint = a["value"].isInt() || a["value"].isFloat() || a["value"].isBool()
+                                        ? dtypeArg(in, a["dtype_hint"]) : std::nullopt;
+        if (hint && a["value"].isFloat() && !ir::isFloating(*hint)) hint.reset();  // a lossy hint is ignored
+        return Value(toTensor(in, a["value"], dtypeArg(in, a["dtype"]), hint));
+      });
   def(in, *tf, "is_tensor", [](Interpreter &, Args a, const Kwargs &) {
     auto *t = a[0].as<TensorObject>();
     return Value::boolean((t && !t->numpy) || a[0].as<VariableObject>());

@@ -129,6 +129,13 @@ Tensor tensorFromPython(Interpreter &in, const Value &v, std::optional<DType> dt
                    : anyFloat ? (numpyDefaults ? DType::Float64 : DType::Float32)
                    : anyInt ? (numpyDefaults ? DType::Int64 : DType::Int32)
                    : anyBool ? DType::Bool : (numpyDefaults ? DType::Float64 : DType::Float32);
+  // TF: Python ints become int32, or int64 when one does not fit.
+  if (inferred == DType::Int32 && !dtype)
+    for (const Value &x : flat)
+      if (x.isInt()) {
+        int64_t iv = in.toInt(x);
+        if (iv > INT32_MAX || iv < INT32_MIN) { inferred = DType::Int64; break; }
+      }
   if (auto *t = v.as<TensorObject>(); t && !t->symbolic() && !dtype) inferred = t->eager.dtype();
   DType out = dtype.value_or(inferred);
   if (anyStr && out != DType::String)
@@ -222,6 +229,11 @@ Ref<TensorObject> toTensor(Interpreter &in, const Value &v, std::optional<DType>
       raiseTf(in, "TypeError", fmt::format("Cannot convert {} to EagerTensor of dtype {}", in.repr(v), ir::dtypeName(*like)));
     if (*like != DType::String && !(v.isBool() && *like != DType::Bool)) want = like;
   }
+  // A Python list operand takes the tensor's dtype (TF converts it with
+  // dtype=x.dtype: `tf.constant([1.0]) + [1, 2]`; a float into an int
+  // tensor's list is its TypeError).
+  if (!want && like && *like != DType::String && *like != DType::Bool && (v.as<ListObject>() || v.as<TupleObject>()))
+    want = like;
   auto r = make<TensorObject>();
   r->eager = tensorFromPython(in, v, want, false);
   return r;

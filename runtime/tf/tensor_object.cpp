@@ -8,6 +8,7 @@
 #include "runtime/tf/tf.h"
 #include "runtime/interp/signature.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace tfs::runtime::tf {
@@ -154,6 +155,15 @@ Value tensorBinary(Interpreter &in, BinOp op, const Value &a, const Value &b, bo
   case BinOp::MatMul: return callOp1(in, OpKind::MatMul, {x, y}, {}, "matmul");
   case BinOp::And: return callOp1(in, OpKind::LogicalAnd, {x, y}, {}, "and");
   case BinOp::Or: return callOp1(in, OpKind::LogicalOr, {x, y}, {}, "or");
+  case BinOp::Xor:
+    if (x->dtype() == DType::Bool && y->dtype() == DType::Bool) {
+      // TF's logical_xor: (x | y) & !(x & y).
+      auto either = callOp1(in, OpKind::LogicalOr, {x, y}, {}, "LogicalOr");
+      auto both = callOp1(in, OpKind::LogicalAnd, {x, y}, {}, "LogicalAnd");
+      auto notBoth = callOp1(in, OpKind::LogicalNot, {both}, {}, "LogicalNot");
+      return callOp1(in, OpKind::LogicalAnd, {either, notBoth}, {}, "xor");
+    }
+    break;
   default: break;
   }
   in.raise("TypeError", "unsupported operand type(s) for tensors");
@@ -255,7 +265,8 @@ std::optional<Value> TensorObject::binary(Interpreter &in, BinOp op, const Value
 }
 
 std::optional<Value> TensorObject::compare(Interpreter &in, CmpOp op, const Value &other) {
-  if (!(other.isInt() || other.isFloat() || other.isBool() || other.as<TensorObject>() || other.as<VariableObject>()))
+  if (!(other.isInt() || other.isFloat() || other.isBool() || other.as<TensorObject>() || other.as<VariableObject>() ||
+        other.as<ListObject>() || other.as<TupleObject>()))
     return std::nullopt;
   Value self(Ref<Object>(this));
   bool np = numpy && (!other.as<TensorObject>() || other.as<TensorObject>()->numpy);
@@ -267,6 +278,18 @@ std::optional<Value> TensorObject::compare(Interpreter &in, CmpOp op, const Valu
   }
   auto x = toTensor(in, self);
   auto y = toTensor(in, other, std::nullopt, dtype());
+  if (op == CmpOp::Eq || op == CmpOp::Ne) {
+    // TF's tensor_equals: shapes that cannot broadcast compare unequal
+    // (a scalar False / True), they do not raise.
+    ir::Shape sx = x->shape(), sy = y->shape();
+    bool incompatible = false;
+    if (sx.ranked && sy.ranked)
+      for (size_t i = 1; i <= std::min(sx.dims.size(), sy.dims.size()); ++i) {
+        int64_t a = sx.dims[sx.dims.size() - i], b = sy.dims[sy.dims.size() - i];
+        if (a >= 0 && b >= 0 && a != b && a != 1 && b != 1) incompatible = true;
+      }
+    if (incompatible) return Value(toTensor(in, Value::boolean(op == CmpOp::Ne)));
+  }
   return Value(callOp1(in, cmpKind(op), {x, y}));
 }
 

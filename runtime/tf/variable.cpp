@@ -64,11 +64,21 @@ Value readVariable(Interpreter &in, VariableObject &v) {
 }
 
 void assignVariable(Interpreter &in, VariableObject &v, OpKind kind, const Value &value) {
-  auto t = toTensor(in, value, std::nullopt, v.dtype);
-  if (t->dtype() != v.dtype)
+  // TF converts the value with the variable's dtype: a list of ints into a
+  // float variable is fine, a tensor of another dtype is its ValueError.
+  auto t = toTensor(in, value, v.dtype);
+  if (kind != OpKind::AssignVariable && v.shape.ranked && v.shape.fullyDefined() && t->shape().ranked &&
+      t->shape().fullyDefined() && t->shape() != v.shape) {
+    // The assign_add/sub kernels want equal shapes (no broadcasting).
+    auto debug = [](const ir::Shape &s) {
+      std::string d;
+      for (size_t i = 0; i < s.dims.size(); ++i) d += (i ? "," : "") + std::to_string(s.dims[i]);
+      return "[" + d + "]";
+    };
     raiseTf(in, "InvalidArgumentError",
             fmt::format("Cannot update variable with shape {} using a Tensor with shape {}, shapes must be equal. [Op:{}]",
-                        v.shape.tfString(), t->shape().tfString(), ir::tfOpType(kind)));
+                        debug(v.shape), debug(t->shape()), ir::tfOpType(kind)));
+  }
   if (kind == OpKind::AssignVariable) {
     // TF's ResourceVariable.assign checks shapes in Python, before any op
     // runs (eager or traced): a ValueError, not the kernel's error.
