@@ -252,6 +252,37 @@ std::string nodeName(Interpreter &in, GraphScope &g, ir::OpKind kind, const std:
   return g.uniqueName(nodeNamePrefix(in) + base);
 }
 
+// Whether `v` may be used by a node of region `r`: it is defined in `r` or
+// in a region enclosing it (a function parameter or capture: anywhere).
+bool visibleFrom(const ir::Value *v, const ir::Region &r) {
+  const ir::Region *home = nullptr;
+  if (const ir::Node *d = v->definingNode()) {
+    home = d->parentRegion();
+    if (!home) return false;  // a discarded node (AutoGraph's scratch trace)
+  } else {
+    home = v->ownerRegion();
+    if (!home) return true;
+  }
+  if (!home->parentNode()) return true;  // the function body encloses everything
+  for (const ir::Region *x = &r; x; x = x->parentNode() ? x->parentNode()->parentRegion() : nullptr)
+    if (x == home) return true;
+  return false;
+}
+
+}  // namespace
+
+void checkAccessible(Interpreter &in, GraphScope &g, const TensorObject &t) {
+  if (t.symbolic() && t.scope == &g && !visibleFrom(t.sym, g.builder().region()))
+    // A value of a loop body or branch kept in a Python object (a list
+    // appended to) and read outside it: TF's trace-time error, where the
+    // graph would otherwise use a value that does not dominate its use.
+    raiseTf(in, "InaccessibleTensorError",
+            fmt::format("The tensor '{}' cannot be accessed here: it is defined in another function or code "
+                        "block. Use return values, explicit Python locals or TensorFlow collections to access it.",
+                        t.name.empty() ? std::string("Tensor") : t.name));
+}
+
+namespace {
 // An input of a node being built: symbolic values of this graph as they
 // are, eager tensors as captures (large) or constants (small).
 ir::Value *graphInput(Interpreter &in, GraphScope &g, TensorObject &t) {
@@ -262,6 +293,7 @@ ir::Value *graphInput(Interpreter &in, GraphScope &g, TensorObject &t) {
               fmt::format("tensor '{}' belongs to another graph (nested tf.function outputs "
                           "must be returned, not captured)", t.name));
     }
+    checkAccessible(in, g, t);
     return t.sym;
   }
   if (t.eager.numElements() <= 16) {

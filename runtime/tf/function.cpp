@@ -305,6 +305,7 @@ Value collectOutputs(Interpreter &in, const Value &v, GraphScope &g, std::vector
   if (auto *var = v.as<VariableObject>()) return collectOutputs(in, readVariable(in, *var), g, outs);
   if (v.isInt() || v.isFloat() || v.isBool() || v.as<StrObject>() || v.as<TensorObject>()) {
     auto t = toTensor(in, v);
+    checkAccessible(in, g, *t);
     ir::Value *x = t->symbolic() ? t->sym : g.builder().constant(denseFromTensor(t->eager), in.currentSpan());
     outs.push_back(x);
     return Value::integer(int64_t(outs.size() - 1));

@@ -184,6 +184,9 @@ Value wrap(Tensor t, bool numpy = false);
 // memory budget applies before anything of that size is built.
 Tensor filledTensor(DType dtype, const std::vector<int64_t> &shape, double value);
 Ref<TensorObject> wrapSym(ir::Value *v, GraphScope *scope, const std::string &name);
+// Raises TF's InaccessibleTensorError when `t`, a value of graph `g`, is
+// defined in a loop body or branch that does not enclose where `g` now builds.
+void checkAccessible(Interpreter &in, GraphScope &g, const TensorObject &t);
 // Python value -> tensor (tf.convert_to_tensor). `dtype`: requested dtype;
 // `like`: a dtype a Python scalar adopts (binary operators).
 Ref<TensorObject> toTensor(Interpreter &in, const Value &v, std::optional<DType> dtype = std::nullopt,
