@@ -5,6 +5,7 @@
 #include "lib/tf/tf_lib.h"
 #include "runtime/interp/signature.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -202,16 +203,25 @@ void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObj
     OpKind k = std::string(n) == "concat" ? OpKind::Concat : OpKind::Stack;
     def(in, tf, n, [k](Interpreter &in, Args a, const Kwargs &kw) -> Value {
       auto args = in.bindArgs(ir::opName(k), a, kw, {"values", "axis", "name"}, {std::nullopt, Value::integer(0), Value()});
+      std::vector<Value> items = in.toList(args[0]);
+      // TF's stack along axis 0 first tries converting the whole list as one
+      // constant (so tf.stack([1, 2.0]) is float32, not a dtype error).
+      if (k == OpKind::Stack && in.toInt(args[1]) == 0 && !items.empty() &&
+          std::all_of(items.begin(), items.end(), [](const Value &v) {
+            return v.isInt() || v.isFloat() || v.isBool() || v.as<ListObject>() || v.as<TupleObject>();
+          }))
+        return Value(toTensor(in, args[0]));
       std::vector<Ref<TensorObject>> xs;
-      for (auto &v : in.toList(args[0])) xs.push_back(toTensor(in, v));
+      for (auto &v : items) xs.push_back(toTensor(in, v));
       return Value(callOp1(in, k, xs, {{"axis", in.toInt(args[1])}}, nameArg(in, args[2], k == OpKind::Concat ? "concat" : "stack")));
     });
   }
-  def(in, tf, "gather", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    auto args = in.bindArgs("gather", a, kw, {"params", "indices", "validate_indices", "axis", "batch_dims", "name"},
-                            {std::nullopt, std::nullopt, Value(), Value::integer(0), Value::integer(0), Value()});
-    return Value(callOp1(in, OpKind::Gather, {toTensor(in, args[0]), toTensor(in, args[1])}, {{"axis", in.toInt(args[3])}},
-                         nameArg(in, args[5], "GatherV2")));
+  // batch_dims was ignored (a wrong result): unimplemented, so it raises.
+  defSig(in, tf, "gather(params, indices, validate_indices=None, axis=None, batch_dims=!0, name=None)",
+         [](Interpreter &in, const Bound &a) -> Value {
+    int64_t axis = a.isNone("axis") ? 0 : in.toInt(a["axis"]);
+    return Value(callOp1(in, OpKind::Gather, {toTensor(in, a["params"]), toTensor(in, a["indices"])}, {{"axis", axis}},
+                         nameArg(in, a["name"], "GatherV2")));
   });
   def(in, tf, "cast", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     auto args = in.bindArgs("cast", a, kw, {"x", "dtype", "name"}, {std::nullopt, std::nullopt, Value()});

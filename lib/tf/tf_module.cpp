@@ -194,7 +194,8 @@ void tfPrint(Interpreter &in, Args a, const Kwargs &kw) {
     std::string templ;
     for (size_t i = 0; i < a.size(); ++i) {
       if (i) templ += sep;
-      if (auto *t = a[i].as<TensorObject>(); t || a[i].as<VariableObject>()) {
+      // A numpy array is a Python object to tf.print: printed as str() does.
+      if (auto *t = a[i].as<TensorObject>(); (t && !t->numpy) || a[i].as<VariableObject>()) {
         auto x = toTensor(in, a[i]);
         ops.push_back(x->symbolic() ? x->sym : g->builder().constant(denseFromTensor(x->eager), in.currentSpan()));
         templ += "{}";
@@ -216,7 +217,7 @@ void tfPrint(Interpreter &in, Args a, const Kwargs &kw) {
   for (size_t i = 0; i < a.size(); ++i) {
     if (i) out += sep;
     // A scalar string tensor prints bare only as tf.print's sole input.
-    if (auto *t = a[i].as<TensorObject>()) out += formatTfPrint(t->eager, int(summarize), a.size() == 1);
+    if (auto *t = a[i].as<TensorObject>(); t && !t->numpy) out += formatTfPrint(t->eager, int(summarize), a.size() == 1);
     else if (auto *v = a[i].as<VariableObject>()) out += formatTfPrint(*v->value, int(summarize), a.size() == 1);
     else out += in.str(a[i]);
   }
