@@ -8,6 +8,8 @@
 
 #include "runtime/tf/tf.h"
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,5 +35,18 @@ void flattenState(Interpreter &in, const Value &v, const StateNest &n, const std
 // The value of nest `n` from leaves[pos...], advancing pos; lists and tuples
 // are new objects.
 Value rebuildState(Interpreter &in, const StateNest &n, const std::vector<Value> &leaves, size_t &pos);
+
+using LoopTest = std::function<Value(const std::vector<Value> &)>;
+using LoopBody = std::function<std::vector<Value>(const std::vector<Value> &)>;
+// Stages a while_loop over flat state (test, body, state, names, invariants).
+using FlatLoopStager = std::function<Value(const LoopTest &, const LoopBody &, const std::vector<Value> &,
+                                           const std::vector<std::string> &,
+                                           const std::vector<std::optional<ir::Shape>> &)>;
+// Stages a loop whose state may hold lists and tuples: their leaves become
+// loop variables of their own (a shape invariant applies to a state entry
+// that is one leaf), and the result is the state rebuilt.
+Value stageNestedWhile(Interpreter &in, const LoopTest &test, const LoopBody &rawBody, const std::vector<Value> &state,
+                       const std::vector<std::string> &names, const std::vector<std::optional<ir::Shape>> &invariants,
+                       const FlatLoopStager &stageFlat);
 
 }  // namespace tfs::runtime::tf

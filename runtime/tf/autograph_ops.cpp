@@ -490,45 +490,12 @@ Value stageWhile(Interpreter &in, GraphScope &g, const std::function<Value(const
                  const std::function<std::vector<Value>(const std::vector<Value> &)> &rawBody,
                  const std::vector<Value> &state, const std::vector<std::string> &names,
                  const std::vector<std::optional<ir::Shape>> &invariants = {}) {
-  std::vector<StateNest> nests;
-  bool nested = false;
-  for (const Value &v : state) {
-    nests.push_back(nestOf(v));
-    nested |= nests.back().kind != StateNest::Kind::Leaf;
-  }
-  if (!nested) return stageWhileFlat(in, g, test, rawBody, state, names, invariants);
-  auto nameOf = [&](size_t i) { return i < names.size() ? names[i] : std::string("v"); };
-  auto flatten = [&](const std::vector<Value> &s, std::vector<std::string> *flatNames) {
-    if (s.size() != nests.size())
-      in.raise("ValueError", fmt::format("the loop body returns {} values for {} loop variables", s.size(), nests.size()));
-    std::vector<Value> leaves;
-    for (size_t i = 0; i < s.size(); ++i)
-      flattenState(in, s[i], nests[i], nameOf(i), leaves, flatNames,
-                   "'{}' does not have the same nested structure after one iteration.");
-    return leaves;
-  };
-  auto rebuild = [&](const std::vector<Value> &leaves) {
-    std::vector<Value> s;
-    size_t pos = 0;
-    for (const StateNest &n : nests) s.push_back(rebuildState(in, n, leaves, pos));
-    return s;
-  };
-  std::vector<std::string> flatNames;
-  std::vector<Value> flat = flatten(state, &flatNames);
-  // A shape invariant names a whole loop variable: it applies to a leaf one.
-  std::vector<std::optional<ir::Shape>> flatInvariants;
-  for (size_t i = 0; i < nests.size(); ++i) {
-    std::vector<Value> leaves;
-    flattenState(in, state[i], nests[i], "", leaves, nullptr, "");
-    for (size_t k = 0; k < leaves.size(); ++k)
-      flatInvariants.push_back(nests[i].kind == StateNest::Kind::Leaf && i < invariants.size() ? invariants[i]
-                                                                                                : std::nullopt);
-  }
-  Value r = stageWhileFlat(
-      in, g, [&](const std::vector<Value> &f) { return test(rebuild(f)); },
-      [&](const std::vector<Value> &f) { return flatten(rawBody(rebuild(f)), nullptr); }, flat, flatNames,
-      flatInvariants);
-  return in.tuple(rebuild(in.toList(r)));
+  return stageNestedWhile(in, test, rawBody, state, names, invariants,
+                          [&](const LoopTest &t, const LoopBody &b, const std::vector<Value> &flat,
+                              const std::vector<std::string> &flatNames,
+                              const std::vector<std::optional<ir::Shape>> &flatInvariants) {
+                            return stageWhileFlat(in, g, t, b, flat, flatNames, flatInvariants);
+                          });
 }
 
 Value whileStmt(Interpreter &in, Args a, const Kwargs &kw) {
