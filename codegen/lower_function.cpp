@@ -37,9 +37,9 @@ llvm::Type *Emitter::nativeType(DType t) const {
   case DType::Int32: return b.getInt32Ty();
   case DType::Int64: return b.getInt64Ty();
   case DType::Bool: return b.getInt1Ty();
-  case DType::String: break;
+  default: break;
   }
-  assert(false && "strings are never native");
+  assert(false && "only bool/i32/i64/f32/f64 are native (plan.cpp isNativeType)");
   return nullptr;
 }
 

@@ -4,8 +4,17 @@
 namespace tfs::codegen {
 
 bool isNativeType(const ir::TensorType &type) {
-  return type.shape.ranked && type.shape.rank() == 0 &&
-         type.dtype != ir::DType::String;
+  // Registers for the dtypes the scalar lowering knows; scalars of the other
+  // dtypes (int8..uint64, float16, bfloat16, complex, string) live in slots
+  // and their ops run the eager kernels through the trampoline.
+  if (!type.shape.ranked || type.shape.rank() != 0) return false;
+  switch (type.dtype) {
+  case ir::DType::Bool: case ir::DType::Int32: case ir::DType::Int64:
+  case ir::DType::Float32: case ir::DType::Float64:
+    return true;
+  default:
+    return false;
+  }
 }
 
 namespace {

@@ -1,6 +1,7 @@
 // DenseElements: construction, element access, equality and hashing of
 // constant payloads (see ir/dense.h for the storage contract).
 #include "ir/dense.h"
+#include "ir/element_types.h"
 
 #include <cmath>
 #include <functional>
@@ -29,47 +30,21 @@ template <class T> T load(const std::vector<uint8_t> &bytes, int64_t i) {
   return v;
 }
 
-// Writes element i of a numeric/bool store from a double or an int64.
+// Writes element i of a numeric/bool store from a double or an int64,
+// converted as tf.cast converts.
 template <class Src>
 void storeConverted(DType dtype, std::vector<uint8_t> &bytes, int64_t i,
                     Src v) {
-  switch (dtype) {
-  case DType::Bool:
-    store<uint8_t>(bytes, i, v != 0 ? 1 : 0);
-    break;
-  case DType::Int32:
-    store<int32_t>(bytes, i, static_cast<int32_t>(v));
-    break;
-  case DType::Int64:
-    store<int64_t>(bytes, i, static_cast<int64_t>(v));
-    break;
-  case DType::Float32:
-    store<float>(bytes, i, static_cast<float>(v));
-    break;
-  case DType::Float64:
-    store<double>(bytes, i, static_cast<double>(v));
-    break;
-  case DType::String:
-    assert(false && "string constants hold strings, not numbers");
-  }
+  assert(dtype != DType::String && "string constants hold strings, not numbers");
+  visitNumericDType(dtype, [&]<class T>() {
+    store<T>(bytes, i, numericCast<Src, T>(v));
+  });
 }
 
 } // namespace
 
 size_t DenseElements::elementBytes(DType t) {
-  switch (t) {
-  case DType::Bool:
-    return 1;
-  case DType::Int32:
-  case DType::Float32:
-    return 4;
-  case DType::Int64:
-  case DType::Float64:
-    return 8;
-  case DType::String:
-    return 0;
-  }
-  return 0;
+  return t == DType::String ? 0 : dtypeSize(t);
 }
 
 DenseElements::DenseElements(DType dtype, Shape shape,
@@ -139,50 +114,33 @@ DenseElements DenseElements::splat(DType dtype, Shape shape, double v) {
 
 double DenseElements::doubleAt(int64_t i) const {
   assert(i >= 0 && i < numElements_);
-  switch (dtype_) {
-  case DType::Bool:
+  assert(dtype_ != DType::String && "doubleAt on a string constant");
+  if (dtype_ == DType::Bool)
     return load<uint8_t>(bytes_, i) ? 1.0 : 0.0;
-  case DType::Int32:
-    return load<int32_t>(bytes_, i);
-  case DType::Int64:
-    return double(load<int64_t>(bytes_, i));
-  case DType::Float32:
-    return load<float>(bytes_, i);
-  case DType::Float64:
-    return load<double>(bytes_, i);
-  case DType::String:
-    break;
-  }
-  assert(false && "doubleAt on a string constant");
-  return 0;
+  return visitNumericDType(dtype_, [&]<class T>() {
+    return numericCast<T, double>(load<T>(bytes_, i));
+  });
 }
 
 int64_t DenseElements::intAt(int64_t i) const {
   assert(i >= 0 && i < numElements_);
-  switch (dtype_) {
-  case DType::Bool:
+  assert(dtype_ != DType::String && "intAt on a string constant");
+  if (dtype_ == DType::Bool)
     return load<uint8_t>(bytes_, i) ? 1 : 0;
-  case DType::Int32:
-    return load<int32_t>(bytes_, i);
-  case DType::Int64:
-    return load<int64_t>(bytes_, i);
-  case DType::Float32:
-  case DType::Float64: {
-    double d = doubleAt(i);
-    // Saturate instead of invoking undefined behaviour on out-of-range.
-    if (std::isnan(d))
-      return 0;
-    if (d >= 9.2e18)
-      return INT64_MAX;
-    if (d <= -9.2e18)
-      return INT64_MIN;
-    return static_cast<int64_t>(d);
-  }
-  case DType::String:
-    break;
-  }
-  assert(false && "intAt on a string constant");
-  return 0;
+  if (isInteger(dtype_))
+    return visitNumericDType(dtype_, [&]<class T>() -> int64_t {
+      if constexpr (isIntType<T>) return int64_t(load<T>(bytes_, i));
+      else return 0;
+    });
+  double d = doubleAt(i);
+  // Saturate instead of invoking undefined behaviour on out-of-range.
+  if (std::isnan(d))
+    return 0;
+  if (d >= 9.2e18)
+    return INT64_MAX;
+  if (d <= -9.2e18)
+    return INT64_MIN;
+  return static_cast<int64_t>(d);
 }
 
 bool DenseElements::isSplat() const {

@@ -26,18 +26,37 @@ void requireSameDTypes(OpKind k, In in, size_t from = 0) {
     if (in[i].dtype != in[from].dtype) throw dtypeMismatch(k, int(i), in[from].dtype, in[i].dtype);
 }
 
-void requireFloat(OpKind k, const TensorType &t) {
-  if (!isFloating(t.dtype))
-    throw opError(k, fmt::format("Value for attr 'T' of {} is not in the list of allowed "
-                                 "values: half, bfloat16, float, double",
-                                 dtypeName(t.dtype)));
+// The dtypes an op accepts (TF's op-def "allowed" lists), as a bit set
+// over DType, and the error when an operand's dtype is not among them.
+using DTypeSet = uint32_t;
+constexpr DTypeSet bit(DType t) { return DTypeSet(1) << int(t); }
+constexpr DTypeSet kFloatTypes = bit(DType::Float16) | bit(DType::BFloat16) | bit(DType::Float32) | bit(DType::Float64);
+constexpr DTypeSet kComplexTypes = bit(DType::Complex64) | bit(DType::Complex128);
+constexpr DTypeSet kSignedInts = bit(DType::Int8) | bit(DType::Int16) | bit(DType::Int32) | bit(DType::Int64);
+constexpr DTypeSet kUnsignedInts = bit(DType::UInt8) | bit(DType::UInt16) | bit(DType::UInt32) | bit(DType::UInt64);
+// TF's realnumbertypes / numbertypes; "signed" adds complex to the signed reals.
+constexpr DTypeSet kRealTypes = kFloatTypes | kSignedInts | kUnsignedInts;
+constexpr DTypeSet kNumberTypes = kRealTypes | kComplexTypes;
+constexpr DTypeSet kSignedTypes = kFloatTypes | kSignedInts | kComplexTypes;
+constexpr DTypeSet kFloatOrComplex = kFloatTypes | kComplexTypes;
+
+void requireIn(OpKind k, const TensorType &t, DTypeSet allowed) {
+  if (allowed & bit(t.dtype)) return;
+  // Listed in TF's order: floats, then integers, then complex.
+  static constexpr DType order[] = {
+      DType::BFloat16, DType::Float16, DType::Float32, DType::Float64, DType::Int8, DType::Int16,
+      DType::Int32,    DType::Int64,   DType::UInt8,   DType::UInt16,  DType::UInt32, DType::UInt64,
+      DType::Complex64, DType::Complex128, DType::Bool, DType::String};
+  std::string list;
+  for (DType d : order)
+    if (allowed & bit(d)) list += (list.empty() ? "" : ", ") + std::string(dtypeTfTypeName(d));
+  throw opError(k, fmt::format("Value for attr 'T' of {} is not in the list of allowed values: {}",
+                               dtypeTfTypeName(t.dtype), list));
 }
 
-void requireNumeric(OpKind k, const TensorType &t) {
-  if (t.dtype == DType::String || t.dtype == DType::Bool)
-    throw opError(k, fmt::format("Value for attr 'T' of {} is not in the list of allowed values",
-                                 dtypeName(t.dtype)));
-}
+void requireFloat(OpKind k, const TensorType &t) { requireIn(k, t, kFloatTypes); }
+
+void requireNumeric(OpKind k, const TensorType &t) { requireIn(k, t, kNumberTypes); }
 
 int64_t normAxis(OpKind k, int64_t axis, size_t rank) {
   int64_t r = int64_t(rank);
@@ -50,17 +69,36 @@ int64_t normAxis(OpKind k, int64_t axis, size_t rank) {
 
 #define RULE(name) Types name(In in, const Attrs &attrs)
 
+// The dtypes each elementwise op accepts (TF 2.15's op definitions).
+constexpr DTypeSet allowedDTypes(OpKind k) {
+  switch (k) {
+  case OpKind::Add: return kNumberTypes | bit(DType::String);
+  case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Square: return kNumberTypes;
+  case OpKind::FloorDiv: case OpKind::FloorMod: case OpKind::Maximum: case OpKind::Minimum:
+  case OpKind::Less: case OpKind::LessEqual: case OpKind::Greater: case OpKind::GreaterEqual:
+  case OpKind::Relu:
+    return kRealTypes;
+  case OpKind::Pow: case OpKind::SquaredDifference: case OpKind::Neg: case OpKind::Sign:
+    return kSignedTypes;
+  case OpKind::Abs: return kSignedTypes;  // complex: TF's ComplexAbs, a real result
+  case OpKind::Sqrt: case OpKind::Rsqrt: case OpKind::Exp: case OpKind::Log: case OpKind::Sin:
+  case OpKind::Cos: case OpKind::Tanh: case OpKind::Sigmoid:
+    return kFloatOrComplex;
+  case OpKind::Erf: return kFloatTypes;
+  default: return ~DTypeSet(0);
+  }
+}
+
 template <OpKind K> RULE(binary) {
   requireSameDTypes(K, in);
-  if (K != OpKind::Add && K != OpKind::Equal && K != OpKind::NotEqual)
-    if (in[0].dtype == DType::String) requireNumeric(K, in[0]);
-  if (in[0].dtype == DType::Bool && K != OpKind::Equal && K != OpKind::NotEqual)
-    requireNumeric(K, in[0]);
+  requireIn(K, in[0], allowedDTypes(K));
   return {TensorType{in[0].dtype, broadcastShapes(in[0].shape, in[1].shape, K)}};
 }
 
 template <OpKind K> RULE(compare) {
   requireSameDTypes(K, in);
+  // bool orders false < true here (the graph lowering relies on it).
+  requireIn(K, in[0], allowedDTypes(K) | bit(DType::Bool));
   return {TensorType{DType::Bool, broadcastShapes(in[0].shape, in[1].shape, K)}};
 }
 
@@ -81,12 +119,27 @@ RULE(select) {
 
 RULE(same) { return {in[0]}; }
 template <OpKind K> RULE(numericUnary) {
-  requireNumeric(K, in[0]);
+  requireIn(K, in[0], allowedDTypes(K));
+  if (K == OpKind::Abs && isComplex(in[0].dtype)) return {TensorType{realDType(in[0].dtype), in[0].shape}};
   return {in[0]};
 }
 template <OpKind K> RULE(floatUnary) {
-  requireFloat(K, in[0]);
+  requireIn(K, in[0], allowedDTypes(K));
   return {in[0]};
+}
+
+// complex(real, imag): float32 -> complex64, float64 -> complex128.
+RULE(complexRule) {
+  requireSameDTypes(OpKind::Complex, in);
+  requireIn(OpKind::Complex, in[0], bit(DType::Float32) | bit(DType::Float64));
+  DType out = in[0].dtype == DType::Float64 ? DType::Complex128 : DType::Complex64;
+  return {TensorType{out, broadcastShapes(in[0].shape, in[1].shape, OpKind::Complex)}};
+}
+// real/imag/angle: complex -> its real dtype; conj: complex -> complex.
+template <OpKind K> RULE(complexPart) {
+  requireIn(K, in[0], kComplexTypes);
+  if (K == OpKind::Conj) return {in[0]};
+  return {TensorType{realDType(in[0].dtype), in[0].shape}};
 }
 
 // cast: attr dtype.
@@ -105,7 +158,7 @@ template <OpKind K> RULE(reduction) {
   if (K == OpKind::ReduceAny || K == OpKind::ReduceAll) {
     if (in[0].dtype != DType::Bool) throw dtypeMismatch(K, 0, DType::Bool, in[0].dtype);
   } else {
-    requireNumeric(K, in[0]);
+    requireIn(K, in[0], K == OpKind::ReduceMax || K == OpKind::ReduceMin ? kRealTypes : kNumberTypes);
   }
   bool keep = attrBool(attrs, "keepdims", false);
   const auto *axes = attrInts(attrs, "axis");
@@ -129,7 +182,7 @@ template <OpKind K> RULE(reduction) {
 
 // argmax/argmin: attr axis (int, default 0), output_type (default int64).
 template <OpKind K> RULE(argReduce) {
-  requireNumeric(K, in[0]);
+  requireIn(K, in[0], kRealTypes | bit(DType::Bool));
   DType out = attrDType(attrs, "output_type").value_or(DType::Int64);
   if (!in[0].shape.ranked) return {TensorType{out, Shape::unranked()}};
   int64_t r = int64_t(in[0].shape.rank()), axis = attrInt(attrs, "axis", 0);
@@ -454,7 +507,7 @@ RULE(fill) {
 // range(start, limit, delta): one dtype; the length is known only at run time.
 RULE(range) {
   requireSameDTypes(OpKind::Range, in);
-  requireNumeric(OpKind::Range, in[0]);
+  requireIn(OpKind::Range, in[0], kRealTypes);
   return {TensorType{in[0].dtype, Shape({kUnknownDim})}};
 }
 
@@ -530,13 +583,7 @@ RULE(reluGrad) {
 }  // namespace
 
 OpError dtypeMismatch(OpKind kind, int index, DType expected, DType actual) {
-  auto tfName = [](DType t) -> std::string {
-    switch (t) {
-    case DType::Float32: return "float";
-    case DType::Float64: return "double";
-    default: return dtypeName(t);
-    }
-  };
+  auto tfName = [](DType t) -> std::string { return dtypeTfTypeName(t); };
   return OpError{"InvalidArgumentError",
                  fmt::format("cannot compute {} as input #{}(zero-based) was expected to be a {} "
                              "tensor but is a {} tensor [Op:{}]",
@@ -601,6 +648,11 @@ TypeRule typeRuleFor(OpKind k) {
   case OpKind::Sigmoid: return floatUnary<OpKind::Sigmoid>;
   case OpKind::Erf: return floatUnary<OpKind::Erf>;
   case OpKind::Cast: return cast;
+  case OpKind::Complex: return complexRule;
+  case OpKind::Real: return complexPart<OpKind::Real>;
+  case OpKind::Imag: return complexPart<OpKind::Imag>;
+  case OpKind::Conj: return complexPart<OpKind::Conj>;
+  case OpKind::Angle: return complexPart<OpKind::Angle>;
   case OpKind::ReduceSum: return reduction<OpKind::ReduceSum>;
   case OpKind::ReduceMean: return reduction<OpKind::ReduceMean>;
   case OpKind::ReduceMax: return reduction<OpKind::ReduceMax>;
@@ -728,6 +780,11 @@ const char *tfOpType(OpKind k) {
   case OpKind::Cast: return "Cast";
   case OpKind::ZerosLike: return "ZerosLike";
   case OpKind::OnesLike: return "OnesLike";
+  case OpKind::Complex: return "Complex";
+  case OpKind::Real: return "Real";
+  case OpKind::Imag: return "Imag";
+  case OpKind::Conj: return "Conj";
+  case OpKind::Angle: return "Angle";
   case OpKind::ReduceSum: return "Sum";
   case OpKind::ReduceMean: return "Mean";
   case OpKind::ReduceMax: return "Max";

@@ -2,6 +2,7 @@
 // token-to-number conversion with range checks, and building a const's
 // DenseElements from its literal once the type is known.
 #include "ir/parser_detail.h"
+#include "ir/element_types.h"
 
 #include <algorithm>
 #include <charconv>
@@ -34,25 +35,37 @@ double parseFloatToken(const Token &t) {
   return v;
 }
 
-// One element token as a scalar of `dtype`.
+// One element token as a scalar of `dtype` (not complex: those are pairs).
 static DenseElements constElement(const Token &e, DType dtype) {
-  switch (dtype) {
-  case DType::Bool:
+  if (dtype == DType::Bool) {
     if (e.kind == Tok::Ident && (e.text == "true" || e.text == "false"))
       return DenseElements::scalarBool(e.text == "true");
     fail(e, "expected 'true' or 'false' in a bool constant");
-  case DType::Int32:
-  case DType::Int64: {
+  }
+  if (isInteger(dtype)) {
     if (e.kind != Tok::Int)
       fail(e, fmt::format("expected an integer in a {} constant",
                           dtypeShortName(dtype)));
+    if (dtype == DType::UInt64) {
+      uint64_t u = 0;
+      auto [p, ec] = std::from_chars(e.text.data(), e.text.data() + e.text.size(), u);
+      if (ec != std::errc() || p != e.text.data() + e.text.size())
+        fail(e, fmt::format("integer '{}' is out of range for u64", e.text));
+      return DenseElements::scalarInt(dtype, int64_t(u));
+    }
     int64_t v = parseIntToken(e);
-    if (dtype == DType::Int32 && (v < INT32_MIN || v > INT32_MAX))
-      fail(e, fmt::format("integer '{}' is out of range for i32", e.text));
+    bool inRange = visitNumericDType(dtype, [&]<class T>() {
+      if constexpr (isIntType<T>)
+        return v >= int64_t(std::numeric_limits<T>::min()) &&
+               (std::is_same_v<T, uint32_t> || sizeof(T) < 8 ? v <= int64_t(std::numeric_limits<T>::max()) : true);
+      else
+        return true;
+    });
+    if (!inRange)
+      fail(e, fmt::format("integer '{}' is out of range for {}", e.text, dtypeShortName(dtype)));
     return DenseElements::scalarInt(dtype, v);
   }
-  case DType::Float32:
-  case DType::Float64: {
+  if (isFloating(dtype)) {
     double v;
     if (e.kind == Tok::Int || e.kind == Tok::Float)
       v = parseFloatToken(e);
@@ -65,10 +78,11 @@ static DenseElements constElement(const Token &e, DType dtype) {
     else
       fail(e, fmt::format("expected a number in a {} constant",
                           dtypeShortName(dtype)));
+    // f16/bf16 digits are float32's shortest form of the value: read them
+    // as float32 first so the value rounds once, as it was printed.
+    if (dtype != DType::Float64 && dtype != DType::Float32)
+      v = double(float(v));
     return DenseElements::scalar(dtype, v);
-  }
-  case DType::String:
-    break;
   }
   fail(e, "bad constant element");
 }
@@ -101,6 +115,28 @@ DenseElements buildConstant(const Literal &lit, bool dense, const TensorType &t,
     if (d != 0 && n > kMaxConstElements / d)
       fail(at, "constant is too large");
     n *= d;
+  }
+  if (isComplex(t.dtype)) {
+    // Each element is an [re, im] pair: one more axis of 2 floats.
+    if (!lit.isList)
+      fail(at, "complex constants are written as [re, im] pairs");
+    std::vector<int64_t> pairDims = t.shape.dims;
+    pairDims.push_back(2);
+    std::vector<const Token *> parts;
+    flattenLiteral(lit, pairDims, 0, parts);
+    std::vector<uint8_t> bytes(size_t(n) * DenseElements::elementBytes(t.dtype));
+    visitNumericDType(t.dtype, [&]<class T>() {
+      if constexpr (isComplexType<T>) {
+        using R = typename T::value_type;
+        for (int64_t i = 0; i < n; ++i) {
+          R re = R(constElement(*parts[size_t(2 * i)], dtypeOf<R>()).doubleAt(0));
+          R im = R(constElement(*parts[size_t(2 * i + 1)], dtypeOf<R>()).doubleAt(0));
+          T v(re, im);
+          std::memcpy(bytes.data() + i * sizeof(T), &v, sizeof(T));
+        }
+      }
+    });
+    return DenseElements(t.dtype, t.shape, std::move(bytes));
   }
   std::vector<const Token *> elems;
   bool splat = !lit.isList;

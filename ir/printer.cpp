@@ -3,6 +3,7 @@
 // print order and source names, never on pointers or creation order.
 #include "ir/text.h"
 #include "ir/text_common.h"
+#include "ir/element_types.h"
 
 #include <cassert>
 #include <cmath>
@@ -102,20 +103,22 @@ std::string formatAttrValue(const AttrValue &value) {
 namespace {
 
 std::string formatElement(const DenseElements &d, int64_t i) {
-  switch (d.dtype()) {
-  case DType::Bool:
-    return d.intAt(i) ? "true" : "false";
-  case DType::Int32:
-  case DType::Int64:
-    return std::to_string(d.intAt(i));
-  case DType::Float32:
-    return formatFloat(d.doubleAt(i), true);
-  case DType::Float64:
-    return formatFloat(d.doubleAt(i), false);
-  case DType::String:
+  if (d.dtype() == DType::String)
     return quote(d.strings()[size_t(i)]);
-  }
-  return "?";
+  if (d.dtype() == DType::Bool)
+    return d.intAt(i) ? "true" : "false";
+  // Floats narrower than f64 print float32's shortest digits, which read back
+  // to the same value; complex elements are [re, im] pairs.
+  return visitNumericDType(d.dtype(), [&]<class T>() -> std::string {
+    T v = d.as<T>()[size_t(i)];
+    if constexpr (isComplexType<T>)
+      return fmt::format("[{}, {}]", formatFloat(v.real(), sizeof(T) == 8),
+                         formatFloat(v.imag(), sizeof(T) == 8));
+    else if constexpr (isIntType<T>)
+      return std::to_string(v);
+    else
+      return formatFloat(numericCast<T, double>(v), !std::is_same_v<T, double>);
+  });
 }
 
 // Nested list text of dims[axis:] starting at flat element `offset`.
@@ -136,6 +139,12 @@ void formatNested(const DenseElements &d, size_t axis, int64_t &offset,
 }
 
 std::string formatConstLiteral(const DenseElements &d) {
+  if (isComplex(d.dtype())) {  // always nested: each element is a list
+    std::string out = "dense<";
+    int64_t offset = 0;
+    formatNested(d, 0, offset, out);
+    return out + ">";
+  }
   if (d.shape().rank() == 0)
     return formatElement(d, 0);
   if (d.numElements() > 1 && d.isSplat())

@@ -6,28 +6,60 @@
 namespace tfs::ir {
 
 namespace {
+enum class Kind : uint8_t { Bool, Signed, Unsigned, Float, Complex, String };
 struct DTypeInfo {
-  const char *name, *shortName;
+  const char *name, *shortName, *tfTypeName, *enumName;
+  int enumValue;
   size_t size;
+  Kind kind;
 };
-constexpr DTypeInfo kInfo[] = {
-    {"bool", "bool", 1}, {"int32", "i32", 4},   {"int64", "i64", 8},
-    {"float32", "f32", 4}, {"float64", "f64", 8}, {"string", "str", sizeof(std::string)},
+// Indexed by DType; enum values from TF's types.proto.
+constexpr DTypeInfo kInfo[kNumDTypes] = {
+    {"bool", "bool", "bool", "DT_BOOL", 10, 1, Kind::Bool},
+    {"int32", "i32", "int32", "DT_INT32", 3, 4, Kind::Signed},
+    {"int64", "i64", "int64", "DT_INT64", 9, 8, Kind::Signed},
+    {"float32", "f32", "float", "DT_FLOAT", 1, 4, Kind::Float},
+    {"float64", "f64", "double", "DT_DOUBLE", 2, 8, Kind::Float},
+    {"string", "str", "string", "DT_STRING", 7, sizeof(std::string), Kind::String},
+    {"int8", "i8", "int8", "DT_INT8", 6, 1, Kind::Signed},
+    {"int16", "i16", "int16", "DT_INT16", 5, 2, Kind::Signed},
+    {"uint8", "u8", "uint8", "DT_UINT8", 4, 1, Kind::Unsigned},
+    {"uint16", "u16", "uint16", "DT_UINT16", 17, 2, Kind::Unsigned},
+    {"uint32", "u32", "uint32", "DT_UINT32", 22, 4, Kind::Unsigned},
+    {"uint64", "u64", "uint64", "DT_UINT64", 23, 8, Kind::Unsigned},
+    {"float16", "f16", "half", "DT_HALF", 19, 2, Kind::Float},
+    {"bfloat16", "bf16", "bfloat16", "DT_BFLOAT16", 14, 2, Kind::Float},
+    {"complex64", "c64", "complex64", "DT_COMPLEX64", 8, 8, Kind::Complex},
+    {"complex128", "c128", "complex128", "DT_COMPLEX128", 18, 16, Kind::Complex},
 };
+const DTypeInfo &info(DType t) { return kInfo[int(t)]; }
 }  // namespace
 
-const char *dtypeName(DType t) { return kInfo[int(t)].name; }
-const char *dtypeShortName(DType t) { return kInfo[int(t)].shortName; }
-size_t dtypeSize(DType t) { return kInfo[int(t)].size; }
+const char *dtypeName(DType t) { return info(t).name; }
+const char *dtypeShortName(DType t) { return info(t).shortName; }
+const char *dtypeTfTypeName(DType t) { return info(t).tfTypeName; }
+const char *dtypeEnumName(DType t) { return info(t).enumName; }
+int dtypeEnumValue(DType t) { return info(t).enumValue; }
+size_t dtypeSize(DType t) { return info(t).size; }
+bool isFloating(DType t) { return info(t).kind == Kind::Float; }
+bool isInteger(DType t) { return info(t).kind == Kind::Signed || info(t).kind == Kind::Unsigned; }
+bool isUnsigned(DType t) { return info(t).kind == Kind::Unsigned; }
+bool isComplex(DType t) { return info(t).kind == Kind::Complex; }
+DType realDType(DType t) {
+  return t == DType::Complex64 ? DType::Float32 : t == DType::Complex128 ? DType::Float64 : t;
+}
 
 std::optional<DType> parseDTypeName(std::string_view name) {
-  for (int i = 0; i < 6; ++i)
+  for (int i = 0; i < kNumDTypes; ++i)
     if (name == kInfo[i].name) return DType(i);
+  // Aliases TF and numpy share (tf.half, tf.double, np.dtype("half")).
+  if (name == "half") return DType::Float16;
+  if (name == "double") return DType::Float64;
   return std::nullopt;
 }
 
 std::optional<DType> parseDTypeShortName(std::string_view name) {
-  for (int i = 0; i < 6; ++i)
+  for (int i = 0; i < kNumDTypes; ++i)
     if (name == kInfo[i].shortName) return DType(i);
   return std::nullopt;
 }

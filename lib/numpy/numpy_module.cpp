@@ -93,9 +93,10 @@ Value makeNumpyModule(Interpreter &in) {
   auto random = make<ModuleObject>("numpy.random");
   np->scope->vars["random"] = random;
   auto def = [&](ModuleObject &m, const std::string &name, NativeFn fn) { m.scope->vars[name] = in.native(name, std::move(fn)); };
-  for (int i = 0; i < 5; ++i) {
+  for (int i = 0; i < ir::kNumDTypes; ++i) {
     DType d = DType(i);
-    np->scope->vars[ir::dtypeName(d)] = dtypeValue(d);
+    if (d != DType::String && d != DType::BFloat16)  // numpy has no bfloat16
+      np->scope->vars[ir::dtypeName(d)] = dtypeValue(d);
   }
   np->scope->vars["bool_"] = dtypeValue(DType::Bool);
   installTensorClasses(in);

@@ -24,6 +24,7 @@ void installNnWindowOps(Interpreter &in, ModuleObject &nn);
 void installIo(Interpreter &in, ModuleObject &tf);
 // tf.random.stateless_uniform / stateless_normal (stateless_random.cpp).
 void installStatelessRandom(Interpreter &in, ModuleObject &random);
+void installComplexOps(Interpreter &in, ModuleObject &tf, ModuleObject &math);
 void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf);
 void installSavedModel(Interpreter &in, ModuleObject &tf);
 // numpy.random (numpy_random.cpp): numpy's legacy generator, draw for draw.

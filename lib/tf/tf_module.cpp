@@ -285,14 +285,18 @@ Value makeTfModule(Interpreter &in, bool v1) {
   installNnWindowOps(in, *nn);
   installStatelessRandom(in, *random);
   installIo(in, *tf);
+  installComplexOps(in, *tf, *math);
 
-  for (int i = 0; i < 6; ++i) {
+  for (int i = 0; i < ir::kNumDTypes; ++i) {
     DType d = DType(i);
     Value dv = dtypeValue(d);
     tf->scope->vars[ir::dtypeName(d)] = dv;
     dtypes->scope->vars[ir::dtypeName(d)] = dv;
   }
-  tf->scope->vars["double"] = dtypeValue(DType::Float64);
+  for (auto [alias, d] : {std::pair{"double", DType::Float64}, std::pair{"half", DType::Float16}}) {
+    tf->scope->vars[alias] = dtypeValue(d);
+    dtypes->scope->vars[alias] = dtypeValue(d);
+  }
   tf->scope->vars["newaxis"] = Value();
   for (const char *e : {"InvalidArgumentError", "FailedPreconditionError", "ResourceExhaustedError",
                         "UnimplementedError", "NotFoundError", "OutOfRangeError", "InternalError",

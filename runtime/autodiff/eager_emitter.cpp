@@ -8,21 +8,9 @@
 namespace tfs::runtime {
 
 Tensor scalarTensor(double v, ir::DType dtype) {
-  switch (dtype) {
-  case ir::DType::Float32:
-    return Tensor::scalar(static_cast<float>(v));
-  case ir::DType::Float64:
-    return Tensor::scalar(v);
-  case ir::DType::Int32:
-    return Tensor::scalar(static_cast<int32_t>(v));
-  case ir::DType::Int64:
-    return Tensor::scalar(static_cast<int64_t>(v));
-  case ir::DType::Bool:
-    return Tensor::scalar(v != 0);
-  case ir::DType::String:
-    break;
-  }
-  throw ir::OpError{"InvalidArgumentError", "no numeric constant of dtype string"};
+  if (dtype == ir::DType::String)
+    throw ir::OpError{"InvalidArgumentError", "no numeric constant of dtype string"};
+  return Tensor::fromDoubles(dtype, {}, {v});
 }
 
 Handle EagerEmitter::push(Tensor t, int64_t id) {

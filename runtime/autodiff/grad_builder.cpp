@@ -56,6 +56,19 @@ std::vector<int64_t> GradBuilder::staticDims(Handle h, const char *what) {
   return t.shape.dims;
 }
 
+void GradBuilder::rejectComplex(const GradOpInfo &op) {
+  auto complexIn = [&](std::span<const Handle> hs) {
+    for (Handle h : hs)
+      if (isComplex(h))
+        return true;
+    return false;
+  };
+  if (complexIn(op.inputs) || complexIn(op.outputs))
+    throw ir::OpError{"UnimplementedError",
+                      fmt::format("gradients of {} on complex tensors are not supported by tfs",
+                                  ir::tfOpType(op.kind))};
+}
+
 Handle GradBuilder::cast(Handle a, ir::DType t) {
   if (dtype(a) == t)
     return a;

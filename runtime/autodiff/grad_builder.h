@@ -28,6 +28,9 @@ public:
   ir::TensorType type(Handle h) { return em_.typeOf(h); }
   ir::DType dtype(Handle h) { return em_.typeOf(h).dtype; }
   bool isFloat(Handle h) { return ir::isFloating(dtype(h)); }
+  bool isComplex(Handle h) { return ir::isComplex(dtype(h)); }
+  // Throws UnimplementedError when an input or output of `op` is complex.
+  void rejectComplex(const GradOpInfo &op);
   // Scalar constant with the dtype of `like`.
   Handle scalar(double v, Handle like) { return em_.constant(v, dtype(like)); }
 

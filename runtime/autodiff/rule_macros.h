@@ -12,7 +12,14 @@ using OG = std::span<const OptHandle>;
 
 #define RULE(Name)                                                             \
   Grads Name(GradEmitter &em, const GradOpInfo &op, OG og)
-#define PRELUDE                                                                \
+// Rules written with PRELUDE are for real-valued tensors: one that meets
+// a complex tensor (TF differentiates those with conjugates) refuses it
+// instead of returning a wrong or missing gradient. Rules that handle
+// complex values (complex parts, cast) use COMPLEX_PRELUDE.
+#define COMPLEX_PRELUDE                                                        \
   GradBuilder b(em);                                                           \
   Handle g = *og[0];                                                           \
   (void)g
+#define PRELUDE                                                                \
+  COMPLEX_PRELUDE;                                                             \
+  b.rejectComplex(op)

@@ -146,12 +146,47 @@ RULE(reluGradGrad) {
 }
 
 // Float <-> float casts pass the gradient (cast back); others stop it.
+// Between float and complex dtypes the gradient casts back (complex to
+// real keeps the real part, as TF's Cast gradient does).
 RULE(castGrad) {
-  PRELUDE;
+  COMPLEX_PRELUDE;
   Handle x = op.inputs[0];
-  if (!b.isFloat(x) || !b.isFloat(g))
+  auto differentiable = [&](Handle h) { return b.isFloat(h) || b.isComplex(h); };
+  if (!differentiable(x) || !differentiable(g))
     return {std::nullopt};
   return {b.cast(g, b.dtype(x))};
+}
+
+// --- complex numbers (TF's math_grad.py) ---------------------------------------
+
+RULE(complexGrad) {  // complex(x, y): dx = real(g), dy = imag(g)
+  COMPLEX_PRELUDE;
+  Handle x = op.inputs[0], y = op.inputs[1];
+  return {b.unbroadcast(b.op(OpKind::Real, {g}), x), b.unbroadcast(b.op(OpKind::Imag, {g}), y)};
+}
+
+RULE(realGrad) {  // complex(g, 0)
+  COMPLEX_PRELUDE;
+  return {b.op(OpKind::Complex, {g, b.zerosLike(g)})};
+}
+
+RULE(imagGrad) {  // complex(0, g)
+  COMPLEX_PRELUDE;
+  return {b.op(OpKind::Complex, {b.zerosLike(g), g})};
+}
+
+RULE(conjGrad) {
+  COMPLEX_PRELUDE;
+  return {b.op(OpKind::Conj, {g})};
+}
+
+// angle(z) = atan2(im, re): dz = -complex(g, 0) / complex(im, re).
+RULE(angleGrad) {
+  COMPLEX_PRELUDE;
+  Handle z = op.inputs[0];
+  Handle re = b.op(OpKind::Real, {z}), im = b.op(OpKind::Imag, {z});
+  Handle cg = b.op(OpKind::Complex, {g, b.zerosLike(g)});
+  return {b.neg(b.div(cg, b.op(OpKind::Complex, {im, re})))};
 }
 
 // --- reductions ---------------------------------------------------------------
@@ -268,6 +303,11 @@ const RuleEntry kMathRules[] = {
     {OpKind::Relu, reluGrad},
     {OpKind::ReluGrad, reluGradGrad},
     {OpKind::Cast, castGrad},
+    {OpKind::Complex, complexGrad},
+    {OpKind::Real, realGrad},
+    {OpKind::Imag, imagGrad},
+    {OpKind::Conj, conjGrad},
+    {OpKind::Angle, angleGrad},
     {OpKind::ReduceSum, reduceSumGrad},
     {OpKind::ReduceMean, reduceMeanGrad},
     {OpKind::ReduceMax, reduceExtremumGrad},

@@ -10,31 +10,16 @@ Tensor tensorFromDense(const ir::DenseElements &d) {
   Tensor t = Tensor::empty(d.dtype(), d.shape().dims);
   const int64_t n = d.numElements();
   if (n == 0) return t;  // empty: no buffers (memcpy from null is undefined)
-  switch (d.dtype()) {
-  case ir::DType::String: {
+  if (d.dtype() == ir::DType::String) {
     auto *out = t.data<std::string>();
     for (int64_t i = 0; i < n; ++i)
       out[i] = d.strings()[i];
-    break;
-  }
-  case ir::DType::Bool: {
+  } else if (d.dtype() == ir::DType::Bool) {
     auto *out = t.data<bool>();
     for (int64_t i = 0; i < n; ++i)
       out[i] = d.bytes()[i] != 0;
-    break;
-  }
-  case ir::DType::Float32:
-    std::memcpy(t.data<float>(), d.bytes().data(), n * sizeof(float));
-    break;
-  case ir::DType::Float64:
-    std::memcpy(t.data<double>(), d.bytes().data(), n * sizeof(double));
-    break;
-  case ir::DType::Int32:
-    std::memcpy(t.data<int32_t>(), d.bytes().data(), n * sizeof(int32_t));
-    break;
-  case ir::DType::Int64:
-    std::memcpy(t.data<int64_t>(), d.bytes().data(), n * sizeof(int64_t));
-    break;
+  } else {
+    std::memcpy(t.rawData(), d.bytes().data(), t.byteSize());
   }
   return t;
 }
@@ -49,27 +34,12 @@ ir::DenseElements denseFromTensor(const Tensor &t) {
   size_t eb = ir::DenseElements::elementBytes(t.dtype());
   std::vector<uint8_t> bytes(n * eb);
   if (n == 0) return ir::DenseElements(t.dtype(), shape, std::move(bytes));
-  switch (t.dtype()) {
-  case ir::DType::Bool: {
+  if (t.dtype() == ir::DType::Bool) {
     const bool *in = t.data<bool>();
     for (int64_t i = 0; i < n; ++i)
       bytes[i] = in[i] ? 1 : 0;
-    break;
-  }
-  case ir::DType::Float32:
-    std::memcpy(bytes.data(), t.data<float>(), bytes.size());
-    break;
-  case ir::DType::Float64:
-    std::memcpy(bytes.data(), t.data<double>(), bytes.size());
-    break;
-  case ir::DType::Int32:
-    std::memcpy(bytes.data(), t.data<int32_t>(), bytes.size());
-    break;
-  case ir::DType::Int64:
-    std::memcpy(bytes.data(), t.data<int64_t>(), bytes.size());
-    break;
-  case ir::DType::String:
-    break;
+  } else {
+    std::memcpy(bytes.data(), t.rawData(), bytes.size());
   }
   return ir::DenseElements(t.dtype(), shape, std::move(bytes));
 }

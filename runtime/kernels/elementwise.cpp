@@ -13,7 +13,13 @@ namespace tfs::runtime::kernels {
 
 namespace {
 
-template <class T> constexpr bool isInt = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+template <class T> constexpr bool isInt = ir::isIntType<T>;
+template <class T> constexpr bool isSignedInt = isInt<T> && std::is_signed_v<T>;
+template <class T> constexpr bool isComplex = ir::isComplexType<T>;
+template <class T> bool isNegative(T x) {
+  if constexpr (std::is_unsigned_v<T>) return false;
+  else return x < T(0);
+}
 
 // out[i] = f(a[i'], b[i'']) with broadcasting.
 template <class T, class R, class F>
@@ -64,18 +70,21 @@ template <class T> T wrapNeg(T x) {
 }
 
 // x / y for integers; y == -1 is -x (wrapping: INT_MIN / -1 traps on x86).
+// int8/int16 arithmetic promotes to int, so only the result wraps.
 template <class T> T intDiv(OpKind k, T x, T y) {
   if (y == 0) fail(k, "Integer division by zero");
-  if (y == T(-1)) return wrapSub<T>(T(0), x);
+  if constexpr (isSignedInt<T>)
+    if (y == T(-1)) return wrapSub<T>(T(0), x);
   return T(x / y);
 }
 
 template <class T> T floorDiv(OpKind k, T x, T y) {
   if constexpr (isInt<T>) {
     if (y == 0) fail(k, "Integer division by zero");
-    if (y == T(-1)) return wrapSub<T>(T(0), x);
-    T q = x / y;
-    if ((x % y != 0) && ((x < 0) != (y < 0))) --q;
+    if constexpr (isSignedInt<T>)
+      if (y == T(-1)) return wrapSub<T>(T(0), x);
+    T q = T(x / y);
+    if ((x % y != 0) && (isNegative(x) != isNegative(y))) --q;
     return q;
   } else {
     return std::floor(x / y);
@@ -85,9 +94,10 @@ template <class T> T floorDiv(OpKind k, T x, T y) {
 template <class T> T floorMod(OpKind k, T x, T y) {
   if constexpr (isInt<T>) {
     if (y == 0) fail(k, "Integer division by zero");
-    if (y == T(-1)) return T(0);
-    T r = x % y;
-    if (r != 0 && ((r < 0) != (y < 0))) r += y;
+    if constexpr (isSignedInt<T>)
+      if (y == T(-1)) return T(0);
+    T r = T(x % y);
+    if (r != 0 && (isNegative(r) != isNegative(y))) r = T(r + y);
     return r;
   } else {
     T r = std::fmod(x, y);
@@ -97,7 +107,7 @@ template <class T> T floorMod(OpKind k, T x, T y) {
 }
 
 template <class T> T intPow(OpKind k, T base, T exp) {
-  if (exp < 0) fail(k, "Integers to negative integer powers are not allowed");
+  if (isNegative(exp)) fail(k, "Integers to negative integer powers are not allowed");
   T result = 1;
   while (exp) {
     if (exp & 1) result = wrapMul<T>(result, base);
@@ -115,11 +125,20 @@ template <OpKind K> std::vector<Tensor> binaryArith(std::span<const Tensor> in, 
                                          [](const std::string &x, const std::string &y) { return x + y; });
     return out;
   }
-  dispatchNumeric(a.dtype(), [&]<class T>() {
+  dispatchWithComplex(a.dtype(), [&]<class T>() {
+    auto run = [&](auto f) { binaryLoop<T, T>(a, b, out[0], f); };
     if constexpr (std::is_same_v<T, bool>) {
       fail(K, "bool operands are not supported");
+    } else if constexpr (isComplex<T>) {
+      // The type rules admit complex operands only for these ops.
+      if constexpr (K == OpKind::Add) run([](T x, T y) { return x + y; });
+      else if constexpr (K == OpKind::Sub) run([](T x, T y) { return x - y; });
+      else if constexpr (K == OpKind::Mul) run([](T x, T y) { return x * y; });
+      else if constexpr (K == OpKind::Div) run([](T x, T y) { return x / y; });
+      else if constexpr (K == OpKind::Pow) run([](T x, T y) { return std::pow(x, y); });
+      else if constexpr (K == OpKind::SquaredDifference) run([](T x, T y) { return (x - y) * std::conj(x - y); });
+      else fail(K, fmt::format("{} operands are not supported", ir::dtypeName(a.dtype())));
     } else {
-      auto run = [&](auto f) { binaryLoop<T, T>(a, b, out[0], f); };
       if constexpr (K == OpKind::Add) run([](T x, T y) { return wrapAdd<T>(x, y); });
       else if constexpr (K == OpKind::Sub) run([](T x, T y) { return wrapSub<T>(x, y); });
       else if constexpr (K == OpKind::Mul) run([](T x, T y) { return wrapMul<T>(x, y); });
@@ -151,8 +170,18 @@ template <OpKind K> std::vector<Tensor> compare(std::span<const Tensor> in, cons
     else if constexpr (K == OpKind::Greater) go([](const T &x, const T &y) { return x > y; });
     else if constexpr (K == OpKind::GreaterEqual) go([](const T &x, const T &y) { return x >= y; });
   };
-  if (in[0].dtype() == DType::String) run.template operator()<std::string>();
-  else dispatchNumeric(in[0].dtype(), run);
+  if (in[0].dtype() == DType::String) {
+    run.template operator()<std::string>();
+  } else if (ir::isComplex(in[0].dtype())) {  // the type rule admits only (not_)equal
+    dispatchWithComplex(in[0].dtype(), [&]<class T>() {
+      auto go = [&](auto f) { binaryLoop<T, bool>(in[0], in[1], out[0], f); };
+      if constexpr (K == OpKind::Equal) go([](const T &x, const T &y) { return x == y; });
+      else if constexpr (K == OpKind::NotEqual) go([](const T &x, const T &y) { return x != y; });
+      else fail(K, "complex operands are not supported");
+    });
+  } else {
+    dispatchNumeric(in[0].dtype(), run);
+  }
   return out;
 }
 
@@ -188,51 +217,74 @@ template <OpKind K> std::vector<Tensor> unary(std::span<const Tensor> in, const 
     for (int64_t i = 0; i < in[0].numElements(); ++i) copyElement(in[0], i, out[0], i);
     return out;
   }
-  dispatchNumeric(in[0].dtype(), [&]<class T>() {
+  dispatchWithComplex(in[0].dtype(), [&]<class T>() {
     const T *p = in[0].data<T>();
-    T *o = out[0].data<T>();
     int64_t n = out[0].numElements();
-    auto run = [&](auto f) { for (int64_t i = 0; i < n; ++i) o[i] = f(p[i]); };
-    // float32 transcendentals: SLEEF on whole arrays (Note [Vector math]).
-    if constexpr (std::is_same_v<T, float>) {
-      if constexpr (K == OpKind::Exp || K == OpKind::Log || K == OpKind::Tanh || K == OpKind::Sin ||
-                    K == OpKind::Cos) {
-        constexpr vmath::Fn fn = K == OpKind::Exp ? vmath::Fn::Exp
-                                 : K == OpKind::Log ? vmath::Fn::Log
-                                 : K == OpKind::Tanh ? vmath::Fn::Tanh
-                                 : K == OpKind::Sin ? vmath::Fn::Sin
-                                                    : vmath::Fn::Cos;
-        vmath::apply(fn, p, o, n);
-        return;
-      } else if constexpr (K == OpKind::Sigmoid) {
-        for (int64_t i = 0; i < n; ++i) o[i] = -p[i];
-        vmath::apply(vmath::Fn::Exp, o, o, n);
-        for (int64_t i = 0; i < n; ++i) o[i] = 1.0f / (1.0f + o[i]);
-        return;
-      }
-    }
-    if constexpr (std::is_same_v<T, bool>) {
-      if constexpr (K == OpKind::ZerosLike) run([](bool) { return false; });
-      else if constexpr (K == OpKind::OnesLike) run([](bool) { return true; });
-      else run([](bool x) { return x; });
+    if constexpr (isComplex<T> && K == OpKind::Abs) {  // |x|, a real tensor (TF's ComplexAbs)
+      auto *o = out[0].data<typename T::value_type>();
+      for (int64_t i = 0; i < n; ++i) o[i] = std::abs(p[i]);
+      return;
     } else {
-      if constexpr (K == OpKind::Identity) run([](T x) { return x; });
-      else if constexpr (K == OpKind::Neg) run([](T x) { return wrapNeg<T>(x); });
-      else if constexpr (K == OpKind::Abs) run([](T x) { return x < 0 ? wrapNeg<T>(x) : x; });
-      else if constexpr (K == OpKind::Sign) run([](T x) { return T((x > 0) - (x < 0)); });
-      else if constexpr (K == OpKind::Square) run([](T x) { return wrapMul<T>(x, x); });
-      else if constexpr (K == OpKind::Relu) run([](T x) { return x > 0 ? x : T(0); });
-      else if constexpr (K == OpKind::ZerosLike) run([](T) { return T(0); });
-      else if constexpr (K == OpKind::OnesLike) run([](T) { return T(1); });
-      else if constexpr (K == OpKind::Sqrt) run([](T x) { return T(std::sqrt(x)); });
-      else if constexpr (K == OpKind::Rsqrt) run([](T x) { return T(1 / std::sqrt(x)); });
-      else if constexpr (K == OpKind::Exp) run([](T x) { return T(std::exp(x)); });
-      else if constexpr (K == OpKind::Log) run([](T x) { return T(std::log(x)); });
-      else if constexpr (K == OpKind::Sin) run([](T x) { return T(std::sin(x)); });
-      else if constexpr (K == OpKind::Cos) run([](T x) { return T(std::cos(x)); });
-      else if constexpr (K == OpKind::Tanh) run([](T x) { return T(std::tanh(x)); });
-      else if constexpr (K == OpKind::Sigmoid) run([](T x) { return T(1 / (1 + std::exp(-x))); });
-      else if constexpr (K == OpKind::Erf) run([](T x) { return T(std::erf(x)); });
+      T *o = out[0].data<T>();
+      auto run = [&](auto f) { for (int64_t i = 0; i < n; ++i) o[i] = f(p[i]); };
+      // float32 transcendentals: SLEEF on whole arrays (Note [Vector math]).
+      if constexpr (std::is_same_v<T, float>) {
+        if constexpr (K == OpKind::Exp || K == OpKind::Log || K == OpKind::Tanh || K == OpKind::Sin ||
+                      K == OpKind::Cos) {
+          constexpr vmath::Fn fn = K == OpKind::Exp ? vmath::Fn::Exp
+                                   : K == OpKind::Log ? vmath::Fn::Log
+                                   : K == OpKind::Tanh ? vmath::Fn::Tanh
+                                   : K == OpKind::Sin ? vmath::Fn::Sin
+                                                      : vmath::Fn::Cos;
+          vmath::apply(fn, p, o, n);
+          return;
+        } else if constexpr (K == OpKind::Sigmoid) {
+          for (int64_t i = 0; i < n; ++i) o[i] = -p[i];
+          vmath::apply(vmath::Fn::Exp, o, o, n);
+          for (int64_t i = 0; i < n; ++i) o[i] = 1.0f / (1.0f + o[i]);
+          return;
+        }
+      }
+      if constexpr (std::is_same_v<T, bool>) {
+        if constexpr (K == OpKind::ZerosLike) run([](bool) { return false; });
+        else if constexpr (K == OpKind::OnesLike) run([](bool) { return true; });
+        else run([](bool x) { return x; });
+      } else if constexpr (isComplex<T>) {
+        using R = typename T::value_type;
+        if constexpr (K == OpKind::Identity) run([](T x) { return x; });
+        else if constexpr (K == OpKind::Neg) run([](T x) { return -x; });
+        else if constexpr (K == OpKind::Sign) run([](T x) { return x == T(0) ? T(0) : x / std::abs(x); });
+        else if constexpr (K == OpKind::Square) run([](T x) { return x * x; });
+        else if constexpr (K == OpKind::ZerosLike) run([](T) { return T(0); });
+        else if constexpr (K == OpKind::OnesLike) run([](T) { return T(1); });
+        else if constexpr (K == OpKind::Sqrt) run([](T x) { return std::sqrt(x); });
+        else if constexpr (K == OpKind::Rsqrt) run([](T x) { return R(1) / std::sqrt(x); });
+        else if constexpr (K == OpKind::Exp) run([](T x) { return std::exp(x); });
+        else if constexpr (K == OpKind::Log) run([](T x) { return std::log(x); });
+        else if constexpr (K == OpKind::Sin) run([](T x) { return std::sin(x); });
+        else if constexpr (K == OpKind::Cos) run([](T x) { return std::cos(x); });
+        else if constexpr (K == OpKind::Tanh) run([](T x) { return std::tanh(x); });
+        else if constexpr (K == OpKind::Sigmoid) run([](T x) { return R(1) / (R(1) + std::exp(-x)); });
+        else fail(K, fmt::format("{} operands are not supported", ir::dtypeName(in[0].dtype())));
+      } else {
+        if constexpr (K == OpKind::Identity) run([](T x) { return x; });
+        else if constexpr (K == OpKind::Neg) run([](T x) { return wrapNeg<T>(x); });
+        else if constexpr (K == OpKind::Abs) run([](T x) { return isNegative(x) ? wrapNeg<T>(x) : x; });
+        else if constexpr (K == OpKind::Sign) run([](T x) { return T((x > T(0)) - isNegative(x)); });
+        else if constexpr (K == OpKind::Square) run([](T x) { return wrapMul<T>(x, x); });
+        else if constexpr (K == OpKind::Relu) run([](T x) { return x > 0 ? x : T(0); });
+        else if constexpr (K == OpKind::ZerosLike) run([](T) { return T(0); });
+        else if constexpr (K == OpKind::OnesLike) run([](T) { return T(1); });
+        else if constexpr (K == OpKind::Sqrt) run([](T x) { return T(std::sqrt(x)); });
+        else if constexpr (K == OpKind::Rsqrt) run([](T x) { return T(1 / std::sqrt(x)); });
+        else if constexpr (K == OpKind::Exp) run([](T x) { return T(std::exp(x)); });
+        else if constexpr (K == OpKind::Log) run([](T x) { return T(std::log(x)); });
+        else if constexpr (K == OpKind::Sin) run([](T x) { return T(std::sin(x)); });
+        else if constexpr (K == OpKind::Cos) run([](T x) { return T(std::cos(x)); });
+        else if constexpr (K == OpKind::Tanh) run([](T x) { return T(std::tanh(x)); });
+        else if constexpr (K == OpKind::Sigmoid) run([](T x) { return T(1 / (1 + std::exp(-x))); });
+        else if constexpr (K == OpKind::Erf) run([](T x) { return T(std::erf(x)); });
+      }
     }
   });
   return out;
@@ -257,11 +309,13 @@ std::vector<Tensor> castKernel(std::span<const Tensor> in, const ir::Attrs &attr
     for (int64_t i = 0; i < n; ++i) copyElement(x, i, o, i);
     return out;
   }
-  dispatchNumeric(x.dtype(), [&]<class From>() {
+  // Every pair of dtypes, float16/bfloat16 and complex included (the one
+  // kernel that sees half floats directly).
+  ir::visitNumericDType(x.dtype(), [&]<class From>() {
     const From *p = x.data<From>();
-    dispatchNumeric(o.dtype(), [&]<class To>() {
+    ir::visitNumericDType(o.dtype(), [&]<class To>() {
       To *q = o.data<To>();
-      for (int64_t i = 0; i < n; ++i) q[i] = numericCast<From, To>(p[i]);
+      for (int64_t i = 0; i < n; ++i) q[i] = ir::numericCast<From, To>(p[i]);
     });
   });
   return out;

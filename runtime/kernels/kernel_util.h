@@ -10,6 +10,7 @@
 #pragma GCC optimize("vect-cost-model=dynamic")
 #endif
 
+#include "ir/element_types.h"
 #include "ir/op_table.h"
 #include "runtime/kernels/kernels.h"
 
@@ -36,6 +37,7 @@ void registerRandom(KernelTable &t);
 void registerStrings(KernelTable &t);
 void registerAssert(KernelTable &t);
 void registerIndexOps(KernelTable &t);
+void registerComplex(KernelTable &t);
 
 [[noreturn]] inline void fail(OpKind k, const std::string &msg,
                               const char *cls = "InvalidArgumentError") {
@@ -46,17 +48,36 @@ void registerIndexOps(KernelTable &t);
 std::vector<Tensor> allocateOutputs(OpKind k, std::span<const Tensor> inputs,
                                     const ir::Attrs &attrs);
 
-// Calls f.template operator()<T>() for the C++ type of a numeric dtype.
+// Calls f.template operator()<T>() for the C++ type of a real dtype a
+// kernel computes on: bool, the integers, float, double. float16/bfloat16
+// never reach a kernel's arithmetic (runKernel computes them in float32,
+// see kernels.cpp); complex operands are an UnimplementedError here, and
+// kernels that support them dispatch with dispatchWithComplex.
 template <class F> decltype(auto) dispatchNumeric(DType t, F &&f) {
   switch (t) {
-  case DType::Float32: return f.template operator()<float>();
-  case DType::Float64: return f.template operator()<double>();
+  case DType::Bool: return f.template operator()<bool>();
+  case DType::Int8: return f.template operator()<int8_t>();
+  case DType::Int16: return f.template operator()<int16_t>();
   case DType::Int32: return f.template operator()<int32_t>();
   case DType::Int64: return f.template operator()<int64_t>();
-  case DType::Bool: return f.template operator()<bool>();
+  case DType::UInt8: return f.template operator()<uint8_t>();
+  case DType::UInt16: return f.template operator()<uint16_t>();
+  case DType::UInt32: return f.template operator()<uint32_t>();
+  case DType::UInt64: return f.template operator()<uint64_t>();
+  case DType::Float32: return f.template operator()<float>();
+  case DType::Float64: return f.template operator()<double>();
+  case DType::Float16: case DType::BFloat16: case DType::Complex64: case DType::Complex128:
   case DType::String: break;
   }
-  return f.template operator()<float>();
+  throw ir::OpError{"UnimplementedError",
+                    fmt::format("this kernel does not support {} tensors", ir::dtypeName(t))};
+}
+
+// dispatchNumeric plus complex64/complex128.
+template <class F> decltype(auto) dispatchWithComplex(DType t, F &&f) {
+  if (t == DType::Complex64) return f.template operator()<ir::complex64>();
+  if (t == DType::Complex128) return f.template operator()<ir::complex128>();
+  return dispatchNumeric(t, std::forward<F>(f));
 }
 
 // Calls f.template operator()<T>() for float32 / float64 (the float-only

@@ -21,6 +21,7 @@ const KernelTable &table() {
     registerStrings(t);
     registerAssert(t);
     registerIndexOps(t);
+    registerComplex(t);
     return t;
   }();
   return t;
@@ -50,6 +51,44 @@ std::vector<int64_t> broadcastStrides(const std::vector<int64_t> &shape,
 }  // namespace kernels
 
 Kernel kernelFor(ir::OpKind kind) { return kernels::table()[size_t(kind)]; }
+
+namespace {
+// float16 and bfloat16 are storage types: as TF's CPU kernels do through
+// Eigen, each op computes in float32 and rounds its results back to the
+// half type once (exact for data movement, one rounding for arithmetic).
+// Kernels see only float32; ops that convert dtypes themselves (Cast) are
+// the exceptions.
+bool computesInFloat32(ir::OpKind kind, std::span<const Tensor> inputs, const ir::Attrs &attrs) {
+  if (kind == ir::OpKind::Cast) return false;
+  for (const Tensor &t : inputs)
+    if (ir::isHalfFloat(t.dtype())) return true;
+  for (const auto &[key, value] : attrs)
+    if (auto *d = std::get_if<ir::DType>(&value); d && ir::isHalfFloat(*d)) return true;
+  return false;
+}
+
+Tensor castTensor(const Tensor &t, ir::DType to) {
+  return kernelFor(ir::OpKind::Cast)(std::span<const Tensor>(&t, 1), ir::Attrs{{"dtype", to}})[0];
+}
+
+std::vector<Tensor> runInFloat32(ir::OpKind kind, Kernel k, std::span<const Tensor> inputs,
+                                 const ir::Attrs &attrs) {
+  std::vector<ir::TensorType> types;
+  for (const Tensor &t : inputs) types.push_back(t.type());
+  // The type rule checks the real operands (TF's dtype errors name float16).
+  std::vector<ir::TensorType> want = ir::opDef(kind).inferTypes(types, attrs);
+  std::vector<Tensor> wide;
+  for (const Tensor &t : inputs)
+    wide.push_back(ir::isHalfFloat(t.dtype()) ? castTensor(t, ir::DType::Float32) : t);
+  ir::Attrs wideAttrs = attrs;
+  for (auto &[key, value] : wideAttrs)
+    if (auto *d = std::get_if<ir::DType>(&value); d && ir::isHalfFloat(*d)) value = ir::DType::Float32;
+  std::vector<Tensor> out = k(wide, wideAttrs);
+  for (size_t i = 0; i < out.size() && i < want.size(); ++i)
+    if (out[i].dtype() != want[i].dtype) out[i] = castTensor(out[i], want[i].dtype);
+  return out;
+}
+}  // namespace
 
 std::vector<Tensor> runKernel(ir::OpKind kind, std::span<const Tensor> inputs,
                               const ir::Attrs &attrs) {
@@ -81,8 +120,11 @@ std::vector<Tensor> runKernel(ir::OpKind kind, std::span<const Tensor> inputs,
       }
     }
     ir::Attrs bound = ir::bindShapeArgs(def, attrs, inputs.size(), values);
-    return k(inputs.first(size_t(def.dataOperands)), bound);
+    std::span<const Tensor> data = inputs.first(size_t(def.dataOperands));
+    if (computesInFloat32(kind, data, bound)) return runInFloat32(kind, k, data, bound);
+    return k(data, bound);
   }
+  if (computesInFloat32(kind, inputs, attrs)) return runInFloat32(kind, k, inputs, attrs);
   return k(inputs, attrs);
 }
 

@@ -68,13 +68,25 @@ TFS_SUM_CLONES double sumRun(const float *p, int64_t n) { return sumRunBody(p, n
 TFS_SUM_CLONES double sumRun(const double *p, int64_t n) { return sumRunBody(p, n); }
 #undef TFS_SUM_CLONES
 
-template <OpKind K, class Acc> void fold(Acc &a, Acc v) {
-  if constexpr (K == OpKind::ReduceSum || K == OpKind::ReduceMean) a = Acc(a + v);
-  else if constexpr (K == OpKind::ReduceProd) a = Acc(a * v);
-  else if constexpr (K == OpKind::ReduceMax) { if (v > a || std::isnan(double(v))) a = v; }
-  else if constexpr (K == OpKind::ReduceMin) { if (v < a || std::isnan(double(v))) a = v; }
-  else if constexpr (K == OpKind::ReduceAny) a = a || v;
-  else if constexpr (K == OpKind::ReduceAll) a = a && v;
+// Folds v into a. Integers wrap like TF's CPU kernels (through uint64, with
+// no signed overflow); complex values only sum and multiply.
+template <OpKind K, class T, class Acc> void fold(Acc &a, Acc v) {
+  if constexpr (ir::isComplexType<T>) {
+    if constexpr (K == OpKind::ReduceProd) a *= v;
+    else a += v;
+  } else if constexpr (ir::isIntType<T>) {
+    if constexpr (K == OpKind::ReduceSum || K == OpKind::ReduceMean) a = Acc(uint64_t(a) + uint64_t(v));
+    else if constexpr (K == OpKind::ReduceProd) a = Acc(uint64_t(a) * uint64_t(v));
+    else if constexpr (K == OpKind::ReduceMax) { if (v > a) a = v; }
+    else if constexpr (K == OpKind::ReduceMin) { if (v < a) a = v; }
+  } else {
+    if constexpr (K == OpKind::ReduceSum || K == OpKind::ReduceMean) a = Acc(a + v);
+    else if constexpr (K == OpKind::ReduceProd) a = Acc(a * v);
+    else if constexpr (K == OpKind::ReduceMax) { if (v > a || std::isnan(double(v))) a = v; }
+    else if constexpr (K == OpKind::ReduceMin) { if (v < a || std::isnan(double(v))) a = v; }
+    else if constexpr (K == OpKind::ReduceAny) a = a || v;
+    else if constexpr (K == OpKind::ReduceAll) a = a && v;
+  }
 }
 
 // Folds every element of `p` (merged into `blocks`) into its output slot of
@@ -91,10 +103,10 @@ void foldRuns(const T *p, const Blocks &blocks, std::vector<Acc> &acc) {
       if constexpr ((K == OpKind::ReduceSum || K == OpKind::ReduceMean) && std::is_floating_point_v<Acc>)
         a += sumRun(q, run);
       else
-        for (int64_t i = 0; i < run; ++i) fold<K>(a, Acc(q[i]));
+        for (int64_t i = 0; i < run; ++i) fold<K, T>(a, Acc(q[i]));
     } else {
       Acc *a = acc.data() + slot;
-      for (int64_t i = 0; i < run; ++i) fold<K>(a[i], Acc(q[i]));
+      for (int64_t i = 0; i < run; ++i) fold<K, T>(a[i], Acc(q[i]));
     }
   });
 }
@@ -106,12 +118,21 @@ template <OpKind K> std::vector<Tensor> reduceKernel(std::span<const Tensor> in,
   std::vector<bool> reduce = reducedDims(x, attrs);
   int64_t m = o.numElements();
   int64_t count = m == 0 ? 0 : x.numElements() / std::max<int64_t>(m, 1);
-  dispatchNumeric(x.dtype(), [&]<class T>() {
-    using Acc = std::conditional_t<std::is_floating_point_v<T>, double, int64_t>;
+  dispatchWithComplex(x.dtype(), [&]<class T>() {
+    // Integers accumulate in 64 bits (TF's mean of int8..int32 sums in
+    // int64, of unsigned types in uint64), wrapping like TF's CPU kernels.
+    using Acc = std::conditional_t<std::is_floating_point_v<T>, double,
+                std::conditional_t<ir::isComplexType<T>, ir::complex128,
+                std::conditional_t<std::is_unsigned_v<T>, uint64_t, int64_t>>>;
+    if constexpr (ir::isComplexType<T>) {
+      if (K != OpKind::ReduceSum && K != OpKind::ReduceMean && K != OpKind::ReduceProd)
+        fail(K, fmt::format("{} operands are not supported", ir::dtypeName(x.dtype())));
+    }
     std::vector<Acc> acc(static_cast<size_t>(m));
     Acc init{};
     if constexpr (K == OpKind::ReduceProd) init = Acc(1);
     else if constexpr (K == OpKind::ReduceAll) init = Acc(1);
+    else if constexpr (ir::isComplexType<T>) init = Acc(0);
     else if constexpr (K == OpKind::ReduceMax) init = std::is_floating_point_v<T> ? Acc(-INFINITY) : Acc(std::numeric_limits<T>::lowest());
     else if constexpr (K == OpKind::ReduceMin) init = std::is_floating_point_v<T> ? Acc(INFINITY) : Acc(std::numeric_limits<T>::max());
     std::fill(acc.begin(), acc.end(), init);
@@ -121,8 +142,9 @@ template <OpKind K> std::vector<Tensor> reduceKernel(std::span<const Tensor> in,
     for (int64_t j = 0; j < m; ++j) {
       if constexpr (K == OpKind::ReduceMean) {
         if constexpr (std::is_floating_point_v<T>) q[j] = T(acc[size_t(j)] / double(count));
+        else if constexpr (ir::isComplexType<T>) q[j] = T(acc[size_t(j)] / double(count));
         else if constexpr (std::is_same_v<T, bool>) q[j] = acc[size_t(j)] != 0;
-        else q[j] = count ? T(acc[size_t(j)] / count) : T(0);
+        else q[j] = count ? T(acc[size_t(j)] / Acc(count)) : T(0);
       } else {
         q[j] = T(acc[size_t(j)]);
       }

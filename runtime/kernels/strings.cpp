@@ -30,8 +30,12 @@ std::vector<Tensor> asString(std::span<const Tensor> in, const ir::Attrs &attrs)
     switch (x.dtype()) {
     case DType::String: q[i] = x.data<std::string>()[i]; break;
     case DType::Bool: q[i] = x.data<bool>()[i] ? "true" : "false"; break;
-    case DType::Int32: case DType::Int64: q[i] = std::to_string(x.elementAsInt(i)); break;
-    default: q[i] = fmt::format("{:f}", x.elementAsDouble(i)); break;
+    case DType::UInt64: q[i] = std::to_string(x.data<uint64_t>()[i]); break;
+    default:
+      if (ir::isInteger(x.dtype())) q[i] = std::to_string(x.elementAsInt(i));
+      else if (ir::isComplex(x.dtype())) fail(OpKind::AsString, "complex as_string is not supported by tfs", "UnimplementedError");
+      else q[i] = fmt::format("{:f}", x.elementAsDouble(i));
+      break;
     }
   }
   return out;

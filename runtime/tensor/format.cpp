@@ -3,6 +3,8 @@
 // _extendLine) and TF's tensor SummarizeValue; the text is tfs's own.
 #include "runtime/tensor/format.h"
 
+#include "ir/element_types.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -28,18 +30,40 @@ struct Digits {
   bool negative = false;
 };
 
-template <class T> Digits shortestDigits(T v) {
-  char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, std::fabs(v), std::chars_format::scientific);
-  std::string s(buf, r.ptr);
+// A float element as double (float16/bfloat16 through float).
+template <class T> double asDouble(T v) {
+  if constexpr (ir::isHalfType<T>) return double(static_cast<float>(v));
+  else return double(v);
+}
+
+Digits digitsOf(const std::string &s, bool negative) {  // s: "d.ddde±x"
   Digits d;
-  d.negative = std::signbit(v);
+  d.negative = negative;
   size_t e = s.find('e');
   for (size_t i = 0; i < e; ++i)
     if (s[i] != '.') d.digits += s[i];
   d.exp = std::stoi(s.substr(e + 1));
   while (d.digits.size() > 1 && d.digits.back() == '0') d.digits.pop_back();
   return d;
+}
+
+template <class T> Digits shortestDigits(T v) {
+  char buf[64];
+  if constexpr (ir::isHalfType<T>) {
+    // The fewest digits that read back (through float) to the same 16-bit
+    // value, correctly rounded: numpy's Dragon4 unique mode for float16.
+    double x = std::fabs(asDouble(v));
+    for (int precision = 0; precision < 9; ++precision) {
+      auto r = std::to_chars(buf, buf + sizeof buf, x, std::chars_format::scientific, precision);
+      if (T(float(std::strtod(std::string(buf, r.ptr).c_str(), nullptr))) == T(float(x)))
+        return digitsOf(std::string(buf, r.ptr), std::signbit(asDouble(v)));
+    }
+    auto r = std::to_chars(buf, buf + sizeof buf, float(x), std::chars_format::scientific);
+    return digitsOf(std::string(buf, r.ptr), std::signbit(asDouble(v)));
+  } else {
+    auto r = std::to_chars(buf, buf + sizeof buf, std::fabs(v), std::chars_format::scientific);
+    return digitsOf(std::string(buf, r.ptr), std::signbit(v));
+  }
 }
 
 // Python repr layout of shortest digits: positional for 1e-4 <= |v| < 1e16.
@@ -58,20 +82,20 @@ std::string pyLayout(const Digits &d) {
 }
 
 template <class T> std::string nonFinite(T v) {
-  if (std::isnan(v)) return "nan";
-  return v < 0 ? "-inf" : "inf";
+  if (std::isnan(asDouble(v))) return "nan";
+  return asDouble(v) < 0 ? "-inf" : "inf";
 }
 
 // numpy's dragon4_positional(unique=True, precision=8, trim='.') split at
 // the point: integer part (with sign) and fraction digits.
-template <class T> std::pair<std::string, std::string> positional(T v) {
+template <class T> std::pair<std::string, std::string> positional(T v, bool forceSign = false) {
   Digits d = shortestDigits(v);
   int n = int(d.digits.size());
   int frac = std::max(0, n - 1 - d.exp);
   std::string text;
   if (frac > kPrecision) {
     char buf[512];
-    auto r = std::to_chars(buf, buf + sizeof buf, double(std::fabs(v)), std::chars_format::fixed, kPrecision);
+    auto r = std::to_chars(buf, buf + sizeof buf, std::fabs(asDouble(v)), std::chars_format::fixed, kPrecision);
     text.assign(buf, r.ptr);
     while (!text.empty() && text.back() == '0') text.pop_back();
   } else if (d.digits == "0") {
@@ -86,6 +110,7 @@ template <class T> std::pair<std::string, std::string> positional(T v) {
   size_t dot = text.find('.');
   std::string ip = text.substr(0, dot), fp = dot == std::string::npos ? "" : text.substr(dot + 1);
   if (d.negative) ip = "-" + ip;
+  else if (forceSign) ip = "+" + ip;
   return {ip, fp};
 }
 
@@ -96,7 +121,7 @@ template <class T> Digits scientific(T v) {
   Digits d = shortestDigits(v);
   if (int(d.digits.size()) - 1 <= kPrecision) return d;
   char buf[64];
-  auto r = std::to_chars(buf, buf + sizeof buf, double(std::fabs(v)), std::chars_format::scientific,
+  auto r = std::to_chars(buf, buf + sizeof buf, std::fabs(asDouble(v)), std::chars_format::scientific,
                          kPrecision);
   std::string text(buf, r.ptr);  // d.dddddddde±XX
   size_t e = text.find('e');
@@ -107,24 +132,25 @@ template <class T> Digits scientific(T v) {
   return d;
 }
 
-// Formats every element of a float array like numpy's FloatingFormat.
+// Formats every element of a float array like numpy's FloatingFormat;
+// forceSign is its sign='+' (the imaginary parts of complex arrays).
 template <class T> class FloatFormatter {
 public:
-  FloatFormatter(const T *data, const std::vector<int64_t> &indices) {
+  FloatFormatter(const std::vector<T> &values, bool forceSign = false) : forceSign_(forceSign) {
     double maxAbs = 0, minAbs = INFINITY;
-    bool any = false, anyNonFinite = false, negInf = false;
-    for (int64_t i : indices) {
-      T v = data[i];
-      if (!std::isfinite(v)) {
+    bool any = false, anyNonFinite = false, negInf = forceSign;
+    for (T v : values) {
+      double x = asDouble(v);
+      if (!std::isfinite(x)) {
         anyNonFinite = true;
-        negInf |= std::isinf(v) && v < 0;
+        negInf |= std::isinf(x) && x < 0;
         continue;
       }
       finite_.push_back(v);
-      if (v != 0) {
+      if (x != 0) {
         any = true;
-        maxAbs = std::max(maxAbs, double(std::fabs(v)));
-        minAbs = std::min(minAbs, double(std::fabs(v)));
+        maxAbs = std::max(maxAbs, std::fabs(x));
+        minAbs = std::min(minAbs, std::fabs(x));
       }
     }
     exp_ = any && (maxAbs >= 1e8 || minAbs < 0.0001 || maxAbs / minAbs > 1000.0);
@@ -133,13 +159,13 @@ public:
         Digits d = scientific(v);
         precision_ = std::max(precision_, int(d.digits.size()) - 1);
         expSize_ = std::max(expSize_, int(std::to_string(std::abs(d.exp)).size()));
-        padLeft_ = std::max(padLeft_, d.negative ? 2 : 1);
+        padLeft_ = std::max(padLeft_, d.negative || forceSign ? 2 : 1);
       }
       expSize_ = std::max(expSize_, 2);
       padRight_ = expSize_ + 2 + precision_;
     } else {
       for (T v : finite_) {
-        auto [ip, fp] = positional(v);
+        auto [ip, fp] = positional(v, forceSign);
         padLeft_ = std::max(padLeft_, int(ip.size()));
         padRight_ = std::max(padRight_, int(fp.size()));
       }
@@ -151,34 +177,53 @@ public:
   }
 
   std::string operator()(T v) const {
-    if (!std::isfinite(v)) {
+    double x = asDouble(v);
+    if (!std::isfinite(x)) {
       std::string s = nonFinite(v);
+      if (forceSign_ && s[0] != '-') s = "+" + s;
       int w = padLeft_ + padRight_ + 1;
       return std::string(size_t(std::max(0, w - int(s.size()))), ' ') + s;
     }
     if (exp_) {
       Digits d = scientific(v);
+      if (int(d.digits.size()) - 1 < precision_) {
+        // numpy's min_digits: digits past the shortest ones are the exact
+        // value's, correctly rounded (0.1f is 1.0000000e-01, 65504 in
+        // float16 6.5504e+04), not zeros.
+        char buf[64];
+        auto r = std::to_chars(buf, buf + sizeof buf, std::fabs(x), std::chars_format::scientific, precision_);
+        d = digitsOf(std::string(buf, r.ptr), d.negative);
+      }
       std::string mant(1, d.digits[0]);
       std::string frac = d.digits.substr(1);
       frac.resize(size_t(precision_), '0');
-      std::string s = (d.negative ? "-" : "") + mant + "." + frac;
+      std::string s = (d.negative ? "-" : forceSign_ ? "+" : "") + mant + "." + frac;
       std::string e = std::to_string(std::abs(d.exp));
       if (int(e.size()) < expSize_) e = std::string(size_t(expSize_ - int(e.size())), '0') + e;
       s += std::string("e") + (d.exp < 0 ? "-" : "+") + e;
-      int lead = padLeft_ - (d.negative ? 2 : 1);
+      int lead = padLeft_ - (d.negative || forceSign_ ? 2 : 1);
       return std::string(size_t(std::max(0, lead)), ' ') + s;
     }
-    auto [ip, fp] = positional(v);
+    auto [ip, fp] = positional(v, forceSign_);
     return std::string(size_t(std::max(0, padLeft_ - int(ip.size()))), ' ') + ip + "." + fp +
            std::string(size_t(std::max(0, padRight_ - int(fp.size()))), ' ');
   }
 
 private:
   std::vector<T> finite_;
+  bool forceSign_ = false;
   bool exp_ = false;
   int padLeft_ = 0, padRight_ = 0, precision_ = 0, expSize_ = 0;
 };
 
+// ml_dtypes' repr of a bfloat16 (TF's .numpy() type): the float value
+// printed by a default C++ ostream, i.e. %g with 6 significant digits.
+std::string bfloat16Repr(ir::bfloat16 v) {
+  float f = static_cast<float>(v);
+  if (std::isnan(f)) return "nan";
+  if (std::isinf(f)) return f < 0 ? "-inf" : "inf";
+  return fmt::format("{:g}", f);
+}
 
 // Indices (flat) of the elements numpy looks at when formatting: all of
 // them, or the edge items of each axis when summarizing.
@@ -200,30 +245,46 @@ void edgeIndices(const std::vector<int64_t> &shape, bool summarize, size_t axis,
 using ElementFormatter = std::function<std::string(int64_t)>;
 
 ElementFormatter makeFormatter(const Tensor &t, const std::vector<int64_t> &indices, bool reprStyle) {
-  switch (t.dtype()) {
-  case DType::Float32: {
-    auto f = std::make_shared<FloatFormatter<float>>(t.data<float>(), indices);
-    return [f, &t](int64_t i) { return (*f)(t.data<float>()[i]); };
-  }
-  case DType::Float64: {
-    auto f = std::make_shared<FloatFormatter<double>>(t.data<double>(), indices);
-    return [f, &t](int64_t i) { return (*f)(t.data<double>()[i]); };
-  }
-  case DType::Int32:
-  case DType::Int64: {
-    size_t w = 0;
-    for (int64_t i : indices) w = std::max(w, std::to_string(t.elementAsInt(i)).size());
-    return [w, &t](int64_t i) {
-      std::string s = std::to_string(t.elementAsInt(i));
-      return std::string(w - s.size(), ' ') + s;
-    };
-  }
-  case DType::Bool:
-    return [&t](int64_t i) { return std::string(t.data<bool>()[i] ? " True" : "False"); };
-  case DType::String:
+  if (t.dtype() == DType::String)
     return [&t](int64_t i) { return bytesRepr(t.data<std::string>()[i]); };
-  }
-  return [](int64_t) { return std::string(); };
+  if (t.dtype() == DType::Bool)
+    return [&t](int64_t i) { return std::string(t.data<bool>()[i] ? " True" : "False"); };
+  if (t.dtype() == DType::BFloat16)  // numpy's generic repr of each element, no padding
+    return [&t](int64_t i) { return bfloat16Repr(t.data<ir::bfloat16>()[i]); };
+  return ir::visitNumericDType(t.dtype(), [&]<class T>() -> ElementFormatter {
+    const T *p = t.data<T>();
+    if constexpr (ir::isIntType<T>) {
+      size_t w = 0;
+      for (int64_t i : indices) w = std::max(w, std::to_string(p[i]).size());
+      return [w, p](int64_t i) {
+        std::string s = std::to_string(p[i]);
+        return std::string(w - s.size(), ' ') + s;
+      };
+    } else if constexpr (ir::isComplexType<T>) {
+      // numpy's ComplexFloatingFormat: real parts formatted together, then
+      // imaginary parts with a forced sign, 'j' before the padding.
+      using R = typename T::value_type;
+      std::vector<R> re, im;
+      for (int64_t i : indices) {
+        re.push_back(p[i].real());
+        im.push_back(p[i].imag());
+      }
+      auto fr = std::make_shared<FloatFormatter<R>>(re);
+      auto fi = std::make_shared<FloatFormatter<R>>(im, true);
+      return [fr, fi, p](int64_t i) {
+        std::string imag = (*fi)(p[i].imag());
+        size_t end = imag.find_last_not_of(' ') + 1;
+        return (*fr)(p[i].real()) + imag.substr(0, end) + "j" + imag.substr(end);
+      };
+    } else if constexpr (std::is_same_v<T, bool>) {
+      return [](int64_t) { return std::string(); };  // handled above
+    } else {
+      std::vector<T> values;
+      for (int64_t i : indices) values.push_back(p[i]);
+      auto f = std::make_shared<FloatFormatter<T>>(values);
+      return [f, p](int64_t i) { return (*f)(p[i]); };
+    }
+  });
 }
 
 void extendLine(std::string &s, std::string &line, const std::string &word, size_t width,
@@ -298,15 +359,41 @@ std::string float32Repr(float v) {
   return pyLayout(shortestDigits(v));
 }
 
+namespace {
+// Python's complex repr with shortest float parts: (1+2j), 2j, (-0-1j), (nan+infj).
+template <class R> std::string complexRepr(R re, R im) {
+  auto part = [](R v) {
+    if (!std::isfinite(v)) return nonFinite(v);
+    std::string s = pyLayout(shortestDigits(v));
+    if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
+    return s;
+  };
+  std::string i = part(im);
+  if (re == 0 && !std::signbit(re)) return i + "j";
+  std::string sign = std::signbit(im) || std::isnan(im) ? "" : "+";
+  if (std::isnan(im)) sign = "+";
+  return "(" + part(re) + sign + i + "j)";
+}
+}  // namespace
+
 std::string formatScalar(const Tensor &t, int64_t i) {
   switch (t.dtype()) {
-  case DType::Float32: return float32Repr(t.data<float>()[i]);
-  case DType::Float64: return pythonFloatRepr(t.data<double>()[i]);
-  case DType::Int32: case DType::Int64: return std::to_string(t.elementAsInt(i));
   case DType::Bool: return t.data<bool>()[i] ? "True" : "False";
   case DType::String: return bytesRepr(t.data<std::string>()[i]);
+  case DType::Float64: return pythonFloatRepr(t.data<double>()[i]);
+  case DType::BFloat16: return bfloat16Repr(t.data<ir::bfloat16>()[i]);
+  default: break;
   }
-  return "";
+  return ir::visitNumericDType(t.dtype(), [&]<class T>() -> std::string {
+    T v = t.data<T>()[i];
+    if constexpr (ir::isIntType<T>) return std::to_string(v);
+    else if constexpr (ir::isComplexType<T>) return complexRepr(v.real(), v.imag());
+    else if constexpr (std::is_same_v<T, bool>) return "";
+    else {
+      if (!std::isfinite(asDouble(v))) return nonFinite(v);
+      return pyLayout(shortestDigits(v));
+    }
+  });
 }
 
 std::string formatNumpy(const Tensor &t) {
@@ -320,7 +407,7 @@ std::string formatNumpy(const Tensor &t) {
 
 std::string formatNumpyRepr(const Tensor &t) {
   bool defaultDType = t.dtype() == DType::Float64 || t.dtype() == DType::Int64 ||
-                      t.dtype() == DType::Bool;
+                      t.dtype() == DType::Bool || t.dtype() == DType::Complex128;
   std::string dtypeSuffix;
   if (t.dtype() == DType::String) dtypeSuffix = ", dtype=object";
   else if (!defaultDType) dtypeSuffix = fmt::format(", dtype={}", ir::dtypeName(t.dtype()));
@@ -384,11 +471,19 @@ std::string tfElement(const Tensor &t, int64_t i) {
   switch (t.dtype()) {
   case DType::Float32: return tfFloat(t.data<float>()[i], true);
   case DType::Float64: return tfFloat(t.data<double>()[i], false);
-  case DType::Int32: case DType::Int64: return std::to_string(t.elementAsInt(i));
   case DType::Bool: return t.data<bool>()[i] ? "1" : "0";
   case DType::String: return "\"" + utf8SafeCEscape(t.data<std::string>()[i]) + "\"";
+  default: break;
   }
-  return "";
+  // Half floats print as their float value; complex as TF's "(re,im)".
+  return ir::visitNumericDType(t.dtype(), [&]<class T>() -> std::string {
+    T v = t.data<T>()[i];
+    if constexpr (ir::isIntType<T>) return std::to_string(v);
+    else if constexpr (ir::isHalfType<T>) return tfFloat(static_cast<float>(v), true);
+    else if constexpr (ir::isComplexType<T>)
+      return "(" + tfFloat(v.real(), sizeof(T) == 8) + "," + tfFloat(v.imag(), sizeof(T) == 8) + ")";
+    else return "";
+  });
 }
 
 void tfSummarize(const Tensor &t, size_t axis, int64_t base, int summarize, std::string &out) {

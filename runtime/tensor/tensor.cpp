@@ -4,6 +4,7 @@
 #include "runtime/tensor/tensor.h"
 #include "runtime/tensor/allocator.h"
 
+#include "ir/element_types.h"
 #include "ir/op_table.h"
 
 #include <cstring>
@@ -80,17 +81,11 @@ Tensor Tensor::scalar(std::string v) {
 Tensor Tensor::fromDoubles(DType dtype, std::vector<int64_t> shape,
                            const std::vector<double> &values) {
   Tensor t = empty(dtype, std::move(shape));
-  for (int64_t i = 0; i < t.numElements(); ++i) {
-    double v = values[size_t(i)];
-    switch (dtype) {
-    case DType::Float32: t.data<float>()[i] = float(v); break;
-    case DType::Float64: t.data<double>()[i] = v; break;
-    case DType::Int32: t.data<int32_t>()[i] = numericCast<double, int32_t>(v); break;
-    case DType::Int64: t.data<int64_t>()[i] = numericCast<double, int64_t>(v); break;
-    case DType::Bool: t.data<bool>()[i] = v != 0; break;
-    case DType::String: break;
-    }
-  }
+  if (dtype == DType::String) return t;
+  ir::visitNumericDType(dtype, [&]<class T>() {
+    T *p = t.data<T>();
+    for (int64_t i = 0; i < t.numElements(); ++i) p[i] = ir::numericCast<double, T>(values[size_t(i)]);
+  });
   return t;
 }
 
@@ -111,36 +106,32 @@ template <typename T> T Tensor::scalarValue() const { return data<T>()[0]; }
   template T *Tensor::data<T>();                                               \
   template const T *Tensor::data<T>() const;                                   \
   template T Tensor::scalarValue<T>() const;
-INSTANTIATE(float)
-INSTANTIATE(double)
+INSTANTIATE(bool)
+INSTANTIATE(int8_t)
+INSTANTIATE(int16_t)
 INSTANTIATE(int32_t)
 INSTANTIATE(int64_t)
-INSTANTIATE(bool)
+INSTANTIATE(uint8_t)
+INSTANTIATE(uint16_t)
+INSTANTIATE(uint32_t)
+INSTANTIATE(uint64_t)
+INSTANTIATE(ir::half)
+INSTANTIATE(ir::bfloat16)
+INSTANTIATE(float)
+INSTANTIATE(double)
+INSTANTIATE(ir::complex64)
+INSTANTIATE(ir::complex128)
 INSTANTIATE(std::string)
 #undef INSTANTIATE
 
 double Tensor::elementAsDouble(int64_t i) const {
-  switch (dtype()) {
-  case DType::Float32: return data<float>()[i];
-  case DType::Float64: return data<double>()[i];
-  case DType::Int32: return data<int32_t>()[i];
-  case DType::Int64: return double(data<int64_t>()[i]);
-  case DType::Bool: return data<bool>()[i] ? 1.0 : 0.0;
-  case DType::String: return 0;
-  }
-  return 0;
+  if (dtype() == DType::String) return 0;
+  return ir::visitNumericDType(dtype(), [&]<class T>() { return ir::numericCast<T, double>(data<T>()[i]); });
 }
 
 int64_t Tensor::elementAsInt(int64_t i) const {
-  switch (dtype()) {
-  case DType::Float32: return int64_t(data<float>()[i]);
-  case DType::Float64: return int64_t(data<double>()[i]);
-  case DType::Int32: return data<int32_t>()[i];
-  case DType::Int64: return data<int64_t>()[i];
-  case DType::Bool: return data<bool>()[i];
-  case DType::String: return 0;
-  }
-  return 0;
+  if (dtype() == DType::String) return 0;
+  return ir::visitNumericDType(dtype(), [&]<class T>() { return ir::numericCast<T, int64_t>(data<T>()[i]); });
 }
 
 Tensor Tensor::reshaped(std::vector<int64_t> shape) const {

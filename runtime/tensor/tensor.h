@@ -12,10 +12,7 @@
 
 #include "ir/types.h"
 
-#include <cmath>
 #include <cstdint>
-#include <limits>
-#include <type_traits>
 #include <memory>
 #include <span>
 #include <string>
@@ -46,13 +43,14 @@ public:
   size_t rank() const { return shape().size(); }
   int64_t numElements() const;
 
-  // Typed element access (T must match dtype: float, double, int32_t,
-  // int64_t, bool, std::string).
+  // Typed element access (T must be the dtype's element type, see
+  // ir/element_types.h: float, double, int32_t, ..., Eigen::half, std::string).
   template <typename T> T *data();
   template <typename T> const T *data() const;
   template <typename T> T scalarValue() const;  // requires numElements()==1
 
-  // Element i converted to double / int64 whatever the numeric dtype.
+  // Element i converted to double / int64 whatever the numeric dtype (tf.cast's
+  // rule: complex gives its real part, uint64 wraps into int64).
   double elementAsDouble(int64_t i) const;
   int64_t elementAsInt(int64_t i) const;
 
@@ -70,21 +68,5 @@ private:
   struct Impl;
   std::shared_ptr<Impl> impl_;
 };
-
-// One element converted between numeric dtypes as tf.cast does: float to
-// int truncates, and NaN or out-of-range values give the integer minimum,
-// as x86 does (a plain C++ conversion would be undefined behaviour).
-template <class From, class To> To numericCast(From v) {
-  if constexpr (std::is_same_v<To, bool>) {
-    return v != From(0);
-  } else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>) {
-    if (std::isnan(v)) return std::numeric_limits<To>::min();
-    if (v >= double(std::numeric_limits<To>::max())) return std::numeric_limits<To>::min();
-    if (v <= double(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
-    return To(v);
-  } else {
-    return To(v);
-  }
-}
 
 }  // namespace tfs::runtime

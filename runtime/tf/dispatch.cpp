@@ -1,6 +1,7 @@
 // The single op entry point: eager kernels with tape recording, or graph
 // nodes while tracing; conversion of Python values to tensors with TF's
 // dtype rules; TF errors as Python exceptions.
+#include "ir/element_types.h"
 #include "runtime/autodiff/graph_gradients.h"
 #include "runtime/graph/dense_convert.h"
 #include "runtime/kernels/kernels.h"
@@ -145,7 +146,7 @@ Tensor tensorFromPython(Interpreter &in, const Value &v, std::optional<DType> dt
   if (dtype && ir::isInteger(*dtype) && anyFloat && !numpyDefaults && !v.as<TensorObject>())
     in.raise("TypeError", fmt::format("Cannot convert {} to EagerTensor of dtype {}", in.repr(v), ir::dtypeName(*dtype)));
   // A float into an int array (numpy's unsafe cast) follows tf.cast's x86 rule.
-  auto toInt64 = [&](const Value &x) { return x.isFloat() ? numericCast<double, int64_t>(x.asFloat()) : in.toInt(x); };
+  auto toInt64 = [&](const Value &x) { return x.isFloat() ? ir::numericCast<double, int64_t>(x.asFloat()) : in.toInt(x); };
   Tensor t = Tensor::empty(out, shape);
   for (size_t i = 0; i < flat.size(); ++i) {
     const Value &x = flat[i];
@@ -164,6 +165,15 @@ Tensor tensorFromPython(Interpreter &in, const Value &v, std::optional<DType> dt
     }
     case DType::Int64: t.data<int64_t>()[i] = toInt64(x); break;
     case DType::Bool: t.data<bool>()[i] = in.truth(x); break;
+    default:
+      // TF converts through int64 or double and casts (pywrap_tensor's
+      // IsCompatible + Cast): 300 as uint8 wraps to 44, 1e6 as float16 is inf.
+      ir::visitNumericDType(out, [&]<class T>() {
+        if (x.isFloat()) t.data<T>()[i] = ir::numericCast<double, T>(x.asFloat());
+        else if (x.isBool() || x.isInt()) t.data<T>()[i] = ir::numericCast<int64_t, T>(in.toInt(x));
+        else t.data<T>()[i] = ir::numericCast<double, T>(in.toFloat(x));
+      });
+      break;
     }
   }
   return t;
@@ -307,16 +317,7 @@ ir::Value *graphInput(Interpreter &in, GraphScope &g, TensorObject &t) {
 }  // namespace
 
 namespace {
-const char *tfDataTypeEnum(DType d) {
-  switch (d) {
-  case DType::Float32: return "DT_FLOAT";
-  case DType::Float64: return "DT_DOUBLE";
-  case DType::Int32: return "DT_INT32";
-  case DType::Int64: return "DT_INT64";
-  case DType::Bool: return "DT_BOOL";
-  default: return "DT_STRING";
-  }
-}
+const char *tfDataTypeEnum(DType d) { return ir::dtypeEnumName(d); }
 
 // While tracing, TF's shape inference rejects a binary op on unbroadcastable
 // shapes with a ValueError naming the node, not the eager kernel's

@@ -2,6 +2,7 @@
 // Python values -- operators (TF's conversion rules; numpy's for ndarrays),
 // printing exactly like TF/numpy, indexing with TF slicing semantics,
 // conversions of scalars, and the graph-mode errors of bool()/iteration.
+#include "ir/element_types.h"
 #include "runtime/kernels/kernels.h"
 #include "runtime/tensor/format.h"
 #include "ir/shape_args.h"
@@ -141,9 +142,13 @@ Value tensorBinary(Interpreter &in, BinOp op, const Value &a, const Value &b, bo
   case BinOp::Sub: return callOp1(in, OpKind::Sub, {x, y}, {}, "sub");
   case BinOp::Mul: return callOp1(in, OpKind::Mul, {x, y}, {}, "mul");
   case BinOp::Div: {
-    if (!ir::isFloating(x->dtype()) && x->dtype() == y->dtype()) {
-      // TF truediv: integers are cast to float64 first.
-      DType f = x->dtype() == DType::Int64 || x->dtype() == DType::Int32 ? DType::Float64 : DType::Float32;
+    DType xd = x->dtype();
+    if (xd == y->dtype() && !ir::isFloating(xd) && !ir::isComplex(xd)) {
+      // TF's _TRUEDIV_TABLE: 8/16-bit integers divide in float32, wider ones
+      // in float64; bool and string have no true division.
+      if (!ir::isInteger(xd))
+        raiseTf(in, "TypeError", fmt::format("Invalid dtype tf.{} in __truediv__", ir::dtypeName(xd)));
+      DType f = ir::dtypeSize(xd) >= 4 ? DType::Float64 : DType::Float32;
       x = callOp1(in, OpKind::Cast, {x}, {{"dtype", f}}, "Cast");
       y = callOp1(in, OpKind::Cast, {y}, {{"dtype", f}}, "Cast");
     }
@@ -464,9 +469,45 @@ std::optional<Value> DTypeObject::getAttr(Interpreter &in, const std::string &na
   if (name == "name") return in.str(ir::dtypeName(dtype));
   if (name == "is_floating") return Value::boolean(ir::isFloating(dtype));
   if (name == "is_integer") return Value::boolean(ir::isInteger(dtype));
+  if (name == "is_unsigned") return Value::boolean(ir::isUnsigned(dtype));
+  if (name == "is_complex") return Value::boolean(ir::isComplex(dtype));
   if (name == "is_bool") return Value::boolean(dtype == DType::Bool);
+  if (name == "is_quantized") return Value::boolean(false);
+  if (name == "is_numpy_compatible") return Value::boolean(dtype != DType::BFloat16);
   if (name == "base_dtype" || name == "as_numpy_dtype") return Value(Ref<Object>(this));
-  if (name == "size") return Value::integer(int64_t(ir::dtypeSize(dtype)));
+  if (name == "real_dtype") return dtypeValue(ir::realDType(dtype));
+  if (name == "size") return Value::integer(dtype == DType::String ? 1 : int64_t(ir::dtypeSize(dtype)));
+  if (name == "as_datatype_enum") return Value::integer(ir::dtypeEnumValue(dtype));
+  if (name == "min" || name == "max" || name == "limits") {
+    // TF: the representable range (floats: finite extremes); bool/string/complex raise.
+    if (dtype == DType::String || dtype == DType::Bool || ir::isComplex(dtype))
+      raiseTf(in, "TypeError", fmt::format("Cannot find minimum value of {}.", in.repr(Value(Ref<Object>(this)))));
+    Value lo, hi;
+    ir::visitNumericDType(dtype, [&]<class T>() {
+      if constexpr (ir::isIntType<T>) {
+        lo = Value::integer(int64_t(std::numeric_limits<T>::lowest()));
+        // Python ints are 64-bit here: uint64's maximum does not fit.
+        if constexpr (std::is_same_v<T, uint64_t>) {
+          if (name != "min") in.raiseIntTooLarge();
+        } else {
+          hi = Value::integer(int64_t(std::numeric_limits<T>::max()));
+        }
+      } else if constexpr (!ir::isComplexType<T> && !std::is_same_v<T, bool>) {
+        lo = Value::real(double(ir::numericCast<T, double>(std::numeric_limits<T>::lowest())));
+        hi = Value::real(double(ir::numericCast<T, double>(std::numeric_limits<T>::max())));
+      }
+    });
+    if (name == "min") return lo;
+    if (name == "max") return hi;
+    return in.tuple({lo, hi});
+  }
+  if (name == "is_compatible_with") {
+    DType self = dtype;
+    return in.native(name, [self](Interpreter &in, Args a, const Kwargs &) -> Value {
+      if (a.size() != 1) in.raise("TypeError", "is_compatible_with() takes 1 argument");
+      return Value::boolean(dtypeArg(in, a[0]) == self);
+    });
+  }
   return std::nullopt;
 }
 std::optional<Value> DTypeObject::compare(Interpreter &in, CmpOp op, const Value &other) {

@@ -100,8 +100,8 @@ struct DTypeObject : Object {
   const char *typeName() const override { return "DType"; }
   std::optional<Value> getAttr(Interpreter &, const std::string &) override;
   std::optional<Value> compare(Interpreter &, CmpOp, const Value &) override;
-  std::optional<std::string> repr(Interpreter &) override;
-  std::optional<std::string> str(Interpreter &) override;
+  std::optional<std::string> repr(Interpreter &) override;  // tf.float32
+  std::optional<std::string> str(Interpreter &) override;   // <dtype: 'float32'>
   std::optional<int64_t> hash(Interpreter &) override { return int64_t(dtype) + 7777; }
   std::optional<Value> call(Interpreter &, Args, const Kwargs &) override;
 };

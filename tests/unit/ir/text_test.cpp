@@ -132,6 +132,37 @@ TEST_CASE("printer: constants of every dtype, splats and empty tensors") {
   roundTrip(printModule(m));
 }
 
+TEST_CASE("text: constants of the small, unsigned, half and complex dtypes round trip") {
+  // u64 beyond INT64_MAX, f16/bf16 values printed as float32's shortest
+  // digits (0.1 in f16 is 0.099975586), complex as [re, im] pairs.
+  std::string text = R"(func @consts() -> () {
+  %0 = const 18446744073709551615 : u64[]
+  %1 = const dense<[-128, 127]> : i8[2]
+  %2 = const dense<[0, 65535]> : u16[2]
+  %3 = const 0.099975586 : f16[]
+  %4 = const dense<[0.100097656, 3.0]> : bf16[2]
+  %5 = const dense<[[1.0, -2.5], [0.0, 0.1]]> : c64[2]
+  %6 = const dense<[0.1, 2.0]> : c128[]
+  return
+}
+)";
+  roundTrip(text);
+  auto parsed = parseModule(text);
+  REQUIRE(parsed.ok());
+  const Node &big = *parsed.module->functions()[0]->body().nodes().front();
+  CHECK(uint64_t(big.constValue->intAt(0)) == UINT64_MAX);
+  CHECK(parseError(R"(func @f() -> () {
+  %0 = const 256 : u8[]
+  return
+}
+)").find("out of range for u8") != std::string::npos);
+  CHECK(parseError(R"(func @f() -> () {
+  %0 = const 1.0 : c64[]
+  return
+}
+)").find("[re, im] pairs") != std::string::npos);
+}
+
 TEST_CASE("text: attributes of each kind, captures, variables, calls, locs") {
   std::string text = R"(func @g(%a: f32[2], %b: f32[2]) -> f32[2] {
   %0 = add %a, %b : f32[2]
