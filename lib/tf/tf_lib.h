@@ -34,6 +34,8 @@ void installNumpyRandom(Interpreter &in, ModuleObject &random);
 // position; a function of the composite API tables of _tf_math.tfs.
 Value importPreludeModule(Interpreter &in, const std::string &name);
 std::optional<Value> compositeApi(Interpreter &in, const char *table, const std::string &name);
+// tf.train's names written in .tfs (ClusterSpec), for tf.train and tf.compat.v1.train.
+std::optional<Value> trainApi(Interpreter &in, const std::string &name);
 
 // tf.Variable(...) (and v1 get_variable): a new variable from an initial value.
 Value makeVariable(Interpreter &in, const Value &init, std::optional<DType> dtype, const std::string &name,

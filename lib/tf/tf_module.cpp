@@ -31,6 +31,12 @@ std::optional<Value> compositeApi(Interpreter &in, const char *table, const std:
   return d->get(in, in.str(name));
 }
 
+// The tf.train names written in .tfs (both tf.train and tf.compat.v1.train).
+std::optional<Value> trainApi(Interpreter &in, const std::string &name) {
+  if (name == "ClusterSpec") return in.getAttr(importPreludeModule(in, "_tf_device"), name);
+  return std::nullopt;
+}
+
 using ir::OpKind;
 
 namespace {
@@ -508,6 +514,12 @@ Value makeTfModule(Interpreter &in, bool v1) {
       if (name == n) return in.getAttr(importPreludeModule(in, "_tf_control"), name);
     if (auto f = compositeApi(in, "tf_api", name)) return f;
     if (name == "TensorArray") return in.getAttr(importPreludeModule(in, "_tf_tensor_array"), name);
+    if (name == "device") return in.getAttr(importPreludeModule(in, "_tf_device"), name);
+    if (name == "train") {
+      auto train = make<ModuleObject>("tensorflow.train");
+      train->lazy = trainApi;
+      return Value(train);
+    }
     // tf.keras is the Keras 2.15 namespace the .tfs Keras files assemble
     // (lib/tf/keras/_keras.tfs); tf.optimizers / losses / metrics /
     // initializers are its submodules, as in TF 2.15.

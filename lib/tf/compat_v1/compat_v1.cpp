@@ -454,6 +454,7 @@ void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf) {
   }
   auto train = make<ModuleObject>("tensorflow.compat.v1.train");
   v1.scope->vars["train"] = train;
+  train->lazy = trainApi;
   // GradientDescentOptimizer: minimize = gradients + assign_sub per variable.
   def(*train, "GradientDescentOptimizer", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     double lr = in.toFloat(a.empty() ? opt(kw, "learning_rate") : a[0]);
