@@ -2,8 +2,9 @@
 # (Debian packages, via scripts/install-deps.sh) and configures the build.
 BUILD ?= build
 JOBS  ?= $(shell nproc)
+PREFIX ?= /usr/local
 
-.PHONY: all deps configure build demo test bench fuzz difftest test-sanitize clean
+.PHONY: all deps configure build demo test bench fuzz difftest test-sanitize install clean
 
 all: build
 
@@ -23,6 +24,11 @@ demo: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# tfs, its man page and bash completion under $(PREFIX) (bin/, share/man/man1,
+# share/bash-completion/completions).
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 bench: build
 	@bash scripts/install-deps.sh --bench

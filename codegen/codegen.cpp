@@ -19,6 +19,7 @@
 #include "codegen/plan.h"
 #include "ir/text.h"
 #include "runtime/graph/dense_convert.h"
+#include "runtime/graph/profile.h"
 
 #include <llvm/Support/raw_ostream.h>
 
@@ -141,6 +142,7 @@ void bindArgs(Frame &frame, const CompiledFunction &compiled, std::span<const Te
 
 std::vector<Tensor> runCompiled(const CompiledFunction &compiled,
                                 std::span<const Tensor> args, runtime::RunContext &ctx) {
+  runtime::CallTimer timer(ctx.profiler, *compiled.fn, /*compiled=*/true);
   Frame frame;
   frame.plan = &compiled.plan;
   frame.ctx = &ctx;
@@ -166,7 +168,12 @@ std::vector<Tensor> runCompiled(const CompiledFunction &compiled,
 
 std::vector<Tensor> runCompiled(const ir::Function &fn, std::span<const Tensor> args,
                                 runtime::RunContext &ctx) {
-  return runCompiled(*prepare(fn), args, ctx);
+  std::shared_ptr<const CompiledFunction> compiled;
+  {
+    runtime::PhaseTimer timer(ctx.profiler, runtime::Phase::Compile);
+    compiled = prepare(fn);
+  }
+  return runCompiled(*compiled, args, ctx);
 }
 
 std::shared_ptr<const CompiledFunction> compile(const ir::Function &fn) {
@@ -183,6 +190,19 @@ std::string printLlvmIr(const ir::Function &fn) {
   llvm::raw_string_ostream os(text);
   lowered.module->print(os, nullptr);
   return os.str();
+}
+
+std::string printAssembly(const ir::Function &fn) {
+  Plan plan = buildPlan(fn);
+  LoweredModule lowered = lowerFunction(fn, plan, fn.name());
+  Jit::instance().optimize(*lowered.module);
+  return Jit::instance().assembly(*lowered.module);
+}
+
+LoweringCounts loweringCounts(const ir::Function &fn) {
+  Plan plan = buildPlan(fn);
+  LoweredModule lowered = lowerFunction(fn, plan, fn.name());
+  return {lowered.nativeNodes, lowered.kernelNodes};
 }
 
 bool hasLowering(ir::OpKind kind) {

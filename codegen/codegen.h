@@ -46,6 +46,15 @@ std::vector<runtime::Tensor> runCompiled(const CompiledFunction &compiled,
 
 // The optimized (O2) LLVM IR of `fn`, as --emit=llvm prints it.
 std::string printLlvmIr(const ir::Function &fn);
+// The host assembly of `fn`'s compiled code, as --emit=asm prints it.
+std::string printAssembly(const ir::Function &fn);
+
+// How `fn` compiles: nodes lowered to native code vs. nodes that call their
+// kernel through the trampoline.
+struct LoweringCounts {
+  size_t nativeNodes = 0, kernelNodes = 0;
+};
+LoweringCounts loweringCounts(const ir::Function &fn);
 
 // True for every op of the table: ops without a native lowering run their
 // kernel through the trampoline.

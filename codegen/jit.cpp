@@ -11,6 +11,7 @@
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/Mangling.h>
+#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/PassManager.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/TargetSelect.h>
@@ -102,6 +103,18 @@ void Jit::optimize(llvm::Module &m) const {
   pb.crossRegisterProxies(lam, fam, cgam, mam);
   llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
   mpm.run(m, mam);
+}
+
+std::string Jit::assembly(llvm::Module &m) const {
+  configureModule(m);
+  llvm::SmallString<4096> text;
+  llvm::raw_svector_ostream os(text);
+  llvm::legacy::PassManager pm;
+  if (tm_->addPassesToEmitFile(pm, os, nullptr, llvm::CGFT_AssemblyFile))
+    throw runtime::GraphRunError{"InternalError", "LLVM JIT: the host target cannot print assembly",
+                                 {}, {}};
+  pm.run(m);
+  return std::string(text.str());
 }
 
 uint64_t Jit::addAndLookup(llvm::orc::ThreadSafeModule tsm, const std::string &symbol) {

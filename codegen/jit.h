@@ -32,6 +32,9 @@ public:
   void configureModule(llvm::Module &m) const;
   // Execute: runs the O2 pipeline on `m` (configured first).
   void optimize(llvm::Module &m) const;
+  // Given an optimized module.
+  // Result: the host assembly its code generates (--emit=asm).
+  std::string assembly(llvm::Module &m) const;
   // Given an optimized module defining `symbol`.
   // Execute: adds it to the JIT and materializes `symbol`.
   // Result: the address of `symbol`.

@@ -33,6 +33,9 @@ namespace tfs::codegen {
 struct LoweredModule {
   std::unique_ptr<llvm::LLVMContext> context;
   std::unique_ptr<llvm::Module> module;
+  // Nodes lowered to native instructions vs. calls of their kernel
+  // (--emit=llvm/asm headers; structural nodes count as native).
+  size_t nativeNodes = 0, kernelNodes = 0;
 };
 
 // Given a function, its plan and its buffer plan.
@@ -48,6 +51,8 @@ class Emitter {
 public:
   Emitter(const Plan &plan, const BufferPlan &buffers, llvm::Module &m, const std::string &entryName);
   void emitFunction();
+  size_t nativeNodes() const { return nativeNodes_; }
+  size_t kernelNodes() const { return kernelNodes_; }
 
   // --- lower_scalar.cpp ---
   // True when `node` has a native lowering for its operand/result types.
@@ -172,6 +177,7 @@ private:
   // trampolined results): the slot already holds them, boxing is not needed.
   std::unordered_set<const ir::Value *> slotHolds_;
   std::unordered_map<int, llvm::AllocaInst *> unboxTemp_;  // by dtype
+  size_t nativeNodes_ = 0, kernelNodes_ = 0;
 };
 
 }  // namespace tfs::codegen

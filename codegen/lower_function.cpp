@@ -171,6 +171,7 @@ void Emitter::checkDivisor(llvm::Value *divisor, int32_t nodeId, llvm::Value *la
 }
 
 void Emitter::emitTrampoline(const ir::Node &node) {
+  ++kernelNodes_;
   int32_t id = plan_.nodeId(&node);
   for (const ir::Value *v : node.operands())
     materializeSlot(v);
@@ -188,32 +189,36 @@ void Emitter::emitTrampoline(const ir::Node &node) {
 
 void Emitter::emitNode(const ir::Node &node) {
   switch (node.kind()) {
-  case OpKind::Cond: emitCond(node); return;
-  case OpKind::WhileLoop: emitWhile(node); return;
+  case OpKind::Cond: ++nativeNodes_; emitCond(node); return;
+  case OpKind::WhileLoop: ++nativeNodes_; emitWhile(node); return;
   case OpKind::Const:
+    ++nativeNodes_;
     if (!isNative(node.result()))
       return;  // its slot is filled (and its pointer read) before the code runs
+    --nativeNodes_;
     break;
   default: break;
   }
   if (auto it = buffers_.native.find(&node); it != buffers_.native.end()) {
     switch (it->second) {
     case NativeKind::Fused: {
+      ++nativeNodes_;
       const FusionGroup &g = buffers_.groups[buffers_.groupOf.at(&node)];
       if (g.members.front() == &node)
         emitGroup(g);
       return;  // the other members are computed with the first
     }
-    case NativeKind::View: emitView(node); return;
-    case NativeKind::ScalarLoad: emitScalarLoad(node); return;
-    case NativeKind::MatMul: emitMatMul(node); return;
+    case NativeKind::View: ++nativeNodes_; emitView(node); return;
+    case NativeKind::ScalarLoad: ++nativeNodes_; emitScalarLoad(node); return;
+    case NativeKind::MatMul: ++nativeNodes_; emitMatMul(node); return;
     case NativeKind::Reduce: break;  // not yet: the kernel
-    case NativeKind::Unused: return;
+    case NativeKind::Unused: ++nativeNodes_; return;
     }
   }
-  if (canLowerNative(node))
+  if (canLowerNative(node)) {
+    ++nativeNodes_;
     emitNative(node);
-  else
+  } else
     emitTrampoline(node);
 }
 
@@ -259,6 +264,8 @@ LoweredModule lowerFunction(const ir::Function &fn, const Plan &plan, const Buff
   out.module = std::make_unique<llvm::Module>("tfs." + fn.name(), *out.context);
   Emitter emitter(plan, buffers, *out.module, entryName);
   emitter.emitFunction();
+  out.nativeNodes = emitter.nativeNodes();
+  out.kernelNodes = emitter.kernelNodes();
   std::string problems;
   llvm::raw_string_ostream os(problems);
   if (llvm::verifyModule(*out.module, &os))

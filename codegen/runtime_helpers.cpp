@@ -7,6 +7,7 @@
 
 #include "codegen/codegen.h"
 #include "codegen/plan.h"
+#include "runtime/graph/profile.h"
 #include "runtime/kernels/kernels.h"
 
 #include <fmt/format.h>
@@ -166,6 +167,14 @@ extern "C" {
 
 int32_t tfs_cg_node(Frame *f, int32_t nodeId) {
   const auto &info = f->plan->nodes[nodeId];
+  tfs::runtime::Profiler *profiler = f->ctx->profiler;
+  if (profiler && profiler->timingOps() && info.node->kind() != tfs::ir::OpKind::Call) {
+    int64_t start = tfs::runtime::Profiler::nowNs();
+    int32_t status = tfs::codegen::guarded(*f, info.node,
+                                           [&] { tfs::codegen::executeNode(*f, info); });
+    profiler->recordNode(*f->plan->fn, *info.node, start, tfs::runtime::Profiler::nowNs() - start);
+    return status;
+  }
   return tfs::codegen::guarded(*f, info.node,
                                [&] { tfs::codegen::executeNode(*f, info); });
 }

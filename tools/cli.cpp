@@ -6,36 +6,74 @@
 
 namespace tfs::tools {
 
-const char *kHelpText = R"(usage: tfs run FILE.tfs [options]
-       tfs FILE.tfs [options]          (same as `tfs run`)
-       tfs --help | --version
-       (other arguments after FILE, and all after `--`, go to the script
-        as sys.argv[1:])
+// Also the source of the man page (help2man) and checked against the bash
+// completion by a test: every option is documented here.
+const char *kHelpText = R"(Usage: tfs [OPTION]... FILE.tfs [ARG]...
+  or:  tfs run [OPTION]... FILE.tfs [ARG]...
+  or:  tfs [OPTION]... -c CODE [ARG]...
+  or:  tfs [OPTION]... - [ARG]...
+  or:  tfs graph [OPTION]... FILE.tfs [-o PICTURE]
+  or:  tfs
+Compile and run TensorFlow-style Python scripts (.tfs files).
 
-Runs a .tfs script: top-level code runs eagerly like TensorFlow 2; functions
-decorated with @tf.function are converted by AutoGraph, traced into a graph
-and run by the chosen backend.
+Top-level code runs eagerly like TensorFlow 2; functions decorated with
+@tf.function are converted by AutoGraph, traced into a graph and run by the
+chosen backend. A script prints what TensorFlow 2.15 prints for it.
 
-options:
-  --backend=jit|interp   how traced graphs run: compiled by LLVM (default) or
-                         on the reference graph interpreter
-  --emit=STAGE           print an intermediate form and what the stage needs:
+Commands:
+  run FILE.tfs           run a script (also `tfs FILE.tfs`); arguments after
+                         FILE, and all after `--`, are the script's
+                         sys.argv[1:]
+  graph FILE.tfs         run the script and draw every graph it traced (and
+                         every tf.compat.v1 graph a Session ran) into one
+                         picture with Graphviz: -o out.svg (or .png, .pdf;
+                         .dot writes the Graphviz text); default FILE.svg
+  (no script)            an interactive prompt when stdin is a terminal
+                         (line editing, history, expression values echoed
+                         as Python's prompt does); otherwise the script is
+                         read from stdin
+
+Options:
+  -c CODE                run CODE as the script (sys.argv[0] is '-c')
+  -                      read the script from stdin (sys.argv[0] is '-')
+  --backend=jit|interp   how traced graphs run: compiled by LLVM (default)
+                         or on the reference graph interpreter
+  --emit=STAGE           print an intermediate form of every traced function
+                         (to stderr, or to the -o file; never into the
+                         program's output), each with a header naming the
+                         function, the trace number, the argument signature
+                         and why it retraced:
                            ast        the parsed syntax tree (then stop)
-                           autograph  converted code of every traced function
+                           autograph  the AutoGraph-converted code
                            graph      each traced graph, before optimization
                            graph-opt  each traced graph, after optimization
-                           llvm       LLVM IR of each compiled graph
+                           llvm       LLVM IR of each compiled graph, with
+                                      the count of natively compiled nodes
+                                      and of nodes that call their kernel
+                           asm        the machine code of each compiled graph
+                           dot        a Graphviz digraph of each graph
   --emit-graph           short for --emit=graph-opt
+  -o FILE, --output=FILE write --emit output to FILE (`tfs graph`: the
+                         picture)
   --print-loc            add loc("file.tfs":line:col) to printed graph nodes
-  --run-functions-eagerly  run tf.function bodies as plain Python (no tracing),
+  --profile              after the run, print a table per traced function
+                         (each node's op, source line, calls, total and mean
+                         time, share) and where the time went (compiled code,
+                         kernels, interpreter, compilation)
+  --time                 after the run, print the time of each phase (parse,
+                         convert, trace, optimize, compile, run)
+  --run-functions-eagerly
+                         run tf.function bodies as plain Python (no tracing),
                          as tf.config.run_functions_eagerly(True) does
   --max-steps=N          stop with an error after N interpreter steps
   --max-memory=BYTES     limit on tensor memory (default: half of RAM); K/M/G
                          suffixes accepted
-  --help                 this text
-  --version              the tfs version
+  -h, --help             show this text
+  --version              show the tfs commit, the LLVM version and the
+                         TensorFlow/Keras version tfs follows
 
-exit status: 0 success, 1 error in the script, 2 usage error.
+Exit status: 0 success, 1 error in the script, 2 usage error, 130
+interrupted (Ctrl-C).
 )";
 
 namespace {
@@ -53,25 +91,50 @@ bool parseBytes(const std::string &s, int64_t &out) {
   out = int64_t(v * mul);
   return true;
 }
+
+std::optional<Emit> parseEmit(const std::string &v) {
+  if (v == "ast") return Emit::Ast;
+  if (v == "autograph") return Emit::Autograph;
+  if (v == "graph") return Emit::Graph;
+  if (v == "graph-opt") return Emit::GraphOpt;
+  if (v == "llvm") return Emit::Llvm;
+  if (v == "asm") return Emit::Asm;
+  if (v == "dot") return Emit::Dot;
+  return std::nullopt;
+}
 }  // namespace
 
 std::optional<DriverOptions> parseCommandLine(const std::vector<std::string> &args,
-                                              std::string &error) {
+                                              bool stdinIsTerminal, std::string &error) {
   DriverOptions o;
   size_t i = 0;
   if (!args.empty() && args[0] == "run") i = 1;
+  else if (!args.empty() && args[0] == "graph") {
+    o.command = Command::Graph;
+    i = 1;
+  }
+  bool haveScript = false;  // FILE, -c or - seen: the rest may be the script's
   for (; i < args.size(); ++i) {
     const std::string &a = args[i];
+    // A value given as --flag=V, or as the next argument.
     auto value = [&](const std::string &flag) -> std::optional<std::string> {
       if (a.rfind(flag + "=", 0) == 0) return a.substr(flag.size() + 1);
       if (a == flag && i + 1 < args.size()) return args[++i];
       return std::nullopt;
     };
-    if (a == "--help" || a == "-h") { o.help = true; continue; }
-    if (a == "--version") { o.version = true; continue; }
+    if (a == "--help" || a == "-h") { o.command = Command::Help; continue; }
+    if (a == "--version") { o.command = Command::Version; continue; }
     if (a == "--emit-graph") { o.emit = Emit::GraphOpt; continue; }
     if (a == "--print-loc") { o.run.printLoc = true; continue; }
+    if (a == "--profile") { o.run.profile = true; continue; }
+    if (a == "--time") { o.run.timePhases = true; continue; }
     if (a == "--run-functions-eagerly") { o.run.runFunctionsEagerly = true; continue; }
+    if (a == "-o" || a.rfind("--output", 0) == 0) {
+      auto v = a == "-o" ? (i + 1 < args.size() ? std::optional(args[++i]) : std::nullopt) : value("--output");
+      if (!v || v->empty()) { error = "-o needs a file name"; return std::nullopt; }
+      o.output = *v;
+      continue;
+    }
     if (a.rfind("--backend", 0) == 0) {
       auto v = value("--backend");
       if (v == "jit") o.run.backend = runtime::Backend::Jit;
@@ -81,12 +144,12 @@ std::optional<DriverOptions> parseCommandLine(const std::vector<std::string> &ar
     }
     if (a.rfind("--emit", 0) == 0) {
       auto v = value("--emit");
-      if (v == "ast") o.emit = Emit::Ast;
-      else if (v == "autograph") o.emit = Emit::Autograph;
-      else if (v == "graph") o.emit = Emit::Graph;
-      else if (v == "graph-opt") o.emit = Emit::GraphOpt;
-      else if (v == "llvm") o.emit = Emit::Llvm;
-      else { error = "--emit must be one of ast, autograph, graph, graph-opt, llvm"; return std::nullopt; }
+      auto e = v ? parseEmit(*v) : std::nullopt;
+      if (!e) {
+        error = "--emit must be one of ast, autograph, graph, graph-opt, llvm, asm, dot";
+        return std::nullopt;
+      }
+      o.emit = *e;
       continue;
     }
     if (a.rfind("--max-steps", 0) == 0) {
@@ -107,7 +170,7 @@ std::optional<DriverOptions> parseCommandLine(const std::vector<std::string> &ar
     }
     // After the script, tfs's own options (above) still apply; anything
     // else is the script's (sys.argv[1:]), and `--` hands over the rest.
-    if (!o.file.empty()) {
+    if (haveScript) {
       if (a == "--") {
         o.run.argv.insert(o.run.argv.end(), args.begin() + long(i) + 1, args.end());
         break;
@@ -115,18 +178,50 @@ std::optional<DriverOptions> parseCommandLine(const std::vector<std::string> &ar
       o.run.argv.push_back(a);
       continue;
     }
+    if (a == "-c") {
+      if (i + 1 >= args.size()) { error = "-c needs the code to run"; return std::nullopt; }
+      o.source = Source::Code;
+      o.code = args[++i];
+      o.file = "<string>";
+      o.run.argv.push_back("-c");
+      haveScript = true;
+      continue;
+    }
+    if (a == "-") {
+      o.source = Source::Stdin;
+      o.file = "<stdin>";
+      o.run.argv.push_back("-");
+      haveScript = true;
+      continue;
+    }
     if (a.size() > 1 && a[0] == '-') { error = fmt::format("unknown option '{}'", a); return std::nullopt; }
+    o.source = Source::File;
     o.file = a;
     o.run.argv.push_back(a);
+    haveScript = true;
   }
-  if (o.file.empty() && !o.help && !o.version) {
-    error = "no input file";
+  if (o.command == Command::Help || o.command == Command::Version) return o;
+  if (o.command == Command::Graph && o.source != Source::File) {
+    error = "tfs graph needs a script: tfs graph FILE.tfs -o out.svg";
     return std::nullopt;
+  }
+  if (o.source == Source::None) {
+    if (stdinIsTerminal) {
+      o.command = Command::Repl;
+      o.file = "<stdin>";
+      o.run.argv.push_back("");
+    } else {
+      o.source = Source::Stdin;
+      o.file = "<stdin>";
+      o.run.argv.push_back("-");
+    }
   }
   o.run.emitAutograph = o.emit == Emit::Autograph;
   o.run.emitGraphRaw = o.emit == Emit::Graph;
   o.run.emitGraph = o.emit == Emit::GraphOpt;
   o.run.emitLlvm = o.emit == Emit::Llvm;
+  o.run.emitAsm = o.emit == Emit::Asm;
+  o.run.emitDot = o.emit == Emit::Dot || o.command == Command::Graph;
   return o;
 }
 

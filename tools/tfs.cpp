@@ -1,17 +1,16 @@
-// The `tfs` driver: wires the stages together (parse -> run) and nothing
-// else. Runs on a thread with a large stack so that deep (but legal)
+// The `tfs` driver: parses the command line and hands it to one command
+// (driver.h). Runs on a thread with a large stack so that deep (but legal)
 // recursion in scripts reaches the interpreter's RecursionError limit
 // instead of overflowing the C++ stack. No exception escapes main.
-#include "frontend/frontend.h"
+#include "lib/library.h"
 #include "runtime/interp/interp.h"
 #include "runtime/tensor/allocator.h"
-#include "lib/library.h"
-#include "tools/cli.h"
+#include "tools/driver.h"
 
 #include <cstdio>
-#include <iostream>
 #include <pthread.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 namespace {
 
@@ -20,32 +19,19 @@ struct Job {
   int status = 0;
 };
 
-int runDriver(const tfs::tools::DriverOptions &o) {
-  using namespace tfs;
-  std::string error;
-  auto file = frontend::readSourceFile(o.file, error);
-  if (!file) {
-    std::fprintf(stderr, "tfs: error: %s\n", error.c_str());
-    return 2;  // like `python3 missing.py`: a usage problem, not a script error
+int dispatch(const tfs::tools::DriverOptions &o) {
+  using tfs::tools::Command;
+  switch (o.command) {
+  case Command::Repl: return tfs::tools::runRepl(o);
+  case Command::Graph: return tfs::tools::drawGraphs(o);
+  default: return tfs::tools::runScript(o);
   }
-  std::unique_ptr<ast::Module> module;
-  try {
-    module = frontend::parseFile(file);
-  } catch (const frontend::SyntaxErrorException &e) {
-    std::fputs(frontend::formatDiagnostic(e.diag).c_str(), stderr);
-    return 1;
-  }
-  if (o.emit == tools::Emit::Ast) {
-    std::fputs(frontend::printAst(*module).c_str(), stdout);
-    return 0;
-  }
-  return runtime::runModule(*module, o.run);
 }
 
 void *threadMain(void *arg) {
   auto *job = static_cast<Job *>(arg);
   try {
-    job->status = runDriver(job->options);
+    job->status = dispatch(job->options);
   } catch (const std::exception &e) {
     std::fflush(stdout);
     std::fprintf(stderr, "tfs: internal error: %s\n", e.what());
@@ -90,17 +76,17 @@ void capDataSegment(int64_t tensorBudget) {
 int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   std::string error;
-  auto options = tfs::tools::parseCommandLine(args, error);
+  auto options = tfs::tools::parseCommandLine(args, isatty(STDIN_FILENO) != 0, error);
   if (!options) {
     std::fprintf(stderr, "tfs: usage error: %s\n(see `tfs --help`)\n", error.c_str());
     return 2;
   }
-  if (options->help) {
+  if (options->command == tfs::tools::Command::Help) {
     std::fputs(tfs::tools::kHelpText, stdout);
     return 0;
   }
-  if (options->version) {
-    std::printf("tfs %s\n", TFS_VERSION);
+  if (options->command == tfs::tools::Command::Version) {
+    std::fputs(tfs::tools::versionText().c_str(), stdout);
     return 0;
   }
   tfs::lib::registerLibrary();

@@ -7,6 +7,7 @@
 #include "runtime/graph/interpreter.h"
 
 #include "runtime/graph/dense_convert.h"
+#include "runtime/graph/profile.h"
 #include "runtime/kernels/kernels.h"
 
 #include <fmt/format.h>
@@ -81,6 +82,12 @@ public:
 
   void runNode(const ir::Node &node) {
     try {
+      if (ctx_.profiler && ctx_.profiler->timingOps() && !isStructural(node.kind())) {
+        int64_t start = Profiler::nowNs();
+        execute(node);
+        ctx_.profiler->recordNode(fn_, node, start, Profiler::nowNs() - start);
+        return;
+      }
       execute(node);
     } catch (const ir::OpError &e) {
       throw GraphRunError{e.errorClass, e.message, node.loc, {}};
@@ -94,6 +101,12 @@ public:
   }
 
 private:
+  // Nodes whose time is that of the nodes (or function) they run: the
+  // profiler times what is inside them instead.
+  static bool isStructural(OpKind k) {
+    return k == OpKind::Cond || k == OpKind::WhileLoop || k == OpKind::Call;
+  }
+
   std::vector<Tensor> operandValues(const ir::Node &node) {
     std::vector<Tensor> xs;
     xs.reserve(node.numOperands());
@@ -281,6 +294,7 @@ const Tensor &RunContext::constTensor(const std::shared_ptr<const ir::DenseEleme
 
 std::vector<Tensor> runFunction(const ir::Function &fn, std::span<const Tensor> args,
                                 RunContext &ctx) {
+  CallTimer timer(ctx.profiler, fn, /*compiled=*/false);
   Activation act(fn, ctx);
   act.bindArgs(args);
   return act.runRegion(fn.body(), {});
@@ -310,6 +324,7 @@ std::vector<Tensor> runFetches(const ir::Function &fn, const FetchList &fetches,
       if (auto it = producer.find(v); it != producer.end())
         work.push_back(it->second);
   }
+  CallTimer timer(ctx.profiler, fn, /*compiled=*/false);
   Activation act(fn, ctx);
   act.allowUnboundParams();
   act.bindArgs(args);

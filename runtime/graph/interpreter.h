@@ -27,6 +27,8 @@
 
 namespace tfs::runtime {
 
+class Profiler;
+
 struct GraphRunError {
   std::string errorClass;  // TF's error class: InvalidArgumentError, ...
   std::string message;
@@ -69,6 +71,10 @@ public:
   // Called once per while_loop iteration: where the caller enforces its
   // step budget and notices Ctrl-C (it may throw). Default: nothing.
   virtual void loopIteration() {}
+
+  // --profile / tf.profiler: when set, both backends time every node that
+  // runs through a kernel and every function call (profile.h).
+  Profiler *profiler = nullptr;
 
   // Cached tensors of const payloads (shared, immutable).
   const Tensor &constTensor(const std::shared_ptr<const ir::DenseElements> &d);

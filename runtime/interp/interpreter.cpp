@@ -132,8 +132,26 @@ const std::pair<const char *, const char *> kExceptions[] = {
 void installInterruptHandler() { std::signal(SIGINT, onSigint); }
 
 Interpreter::Interpreter(const RunOptions &options) : options_(options) {
+  if (options.profile || options.timePhases) {
+    profiler_ = std::make_unique<Profiler>();
+    profiler_->setTimeOps(options.profile);
+    profiler_->addPhase(Phase::Parse, int64_t(options.parseSeconds * 1e9));
+  }
   builtins_ = make<Scope>();
   installBuiltins();
+}
+
+Profiler &Interpreter::profilerOnDemand() {
+  if (!profiler_) profiler_ = std::make_unique<Profiler>();
+  return *profiler_;
+}
+
+void Interpreter::printRunReports() {
+  if (!profiler_ || (!options_.profile && !options_.timePhases)) return;
+  std::string text;
+  if (options_.profile) text += profiler_->formatProfile();
+  if (options_.timePhases) text += profiler_->formatPhases();
+  writeEmitted(options_, text);
 }
 
 Interpreter::~Interpreter() = default;
@@ -394,26 +412,18 @@ void Interpreter::runModuleBody(const ast::Module &module, Ref<Scope> globals) {
 
 // --- the entry point -------------------------------------------------------------
 
-namespace {
-struct RunThreadResult {
-  int status = 0;
-};
-}  // namespace
+void writeEmitted(const RunOptions &options, const std::string &text) {
+  std::fflush(stdout);  // keep program order in a merged stream
+  std::FILE *out = options.emitStream ? options.emitStream : stderr;
+  std::fputs(text.c_str(), out);
+  std::fflush(out);
+}
 
-int runModule(const ast::Module &module, const RunOptions &options) {
-  installInterruptHandler();
-  setMemoryLimit(options.maxMemoryBytes > 0 ? options.maxMemoryBytes : defaultMemoryLimit());
-  Interpreter in(options);
-  auto globals = make<Scope>();
-  globals->vars["__name__"] = in.str("__main__");
-  if (!options.argv.empty() && !options.argv[0].empty()) {
-    std::error_code ec;
-    auto file = std::filesystem::absolute(options.argv[0], ec);
-    globals->vars["__file__"] = in.str(ec ? options.argv[0] : file.string());
-  }
+int runReporting(Interpreter &in, const RunOptions &options, const std::function<void()> &body,
+                 bool *exited) {
   int status = 0;
   try {
-    in.runModuleBody(module, globals);
+    body();
   } catch (const PyException &e) {
     std::fflush(stdout);
     frontend::Diagnostic d;
@@ -431,6 +441,7 @@ int runModule(const ast::Module &module, const RunOptions &options) {
       std::fputs("KeyboardInterrupt\n", stderr);
       status = 130;
     } else if (d.errorClass == "SystemExit") {
+      if (exited) *exited = true;
       bool numeric = !d.message.empty() && d.message.find_first_not_of("-0123456789") == std::string::npos;
       status = d.message.empty() || d.message == "None" ? 0 : numeric ? std::atoi(d.message.c_str()) & 0xFF : 1;
       if (!d.message.empty() && !numeric && d.message != "None")
@@ -470,6 +481,27 @@ int runModule(const ast::Module &module, const RunOptions &options) {
     status = 1;
   }
   std::fflush(stdout);
+  return status;
+}
+
+int runModule(const ast::Module &module, const RunOptions &options) {
+  installInterruptHandler();
+  setMemoryLimit(options.maxMemoryBytes > 0 ? options.maxMemoryBytes : defaultMemoryLimit());
+  Interpreter in(options);
+  auto globals = make<Scope>();
+  globals->vars["__name__"] = in.str("__main__");
+  // Code from -c or stdin has no __file__, as in CPython.
+  if (!options.argv.empty() && !options.argv[0].empty() && options.argv[0] != "-c" && options.argv[0] != "-") {
+    std::error_code ec;
+    auto file = std::filesystem::absolute(options.argv[0], ec);
+    globals->vars["__file__"] = in.str(ec ? options.argv[0] : file.string());
+  }
+  int status;
+  {
+    PhaseTimer timer(in.profiler(), Phase::Run);
+    status = runReporting(in, options, [&] { in.runModuleBody(module, globals); }, nullptr);
+  }
+  in.printRunReports();
   {
     auto vars = std::move(globals->vars);
     globals->vars.clear();

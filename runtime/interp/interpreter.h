@@ -8,6 +8,7 @@
 //   if (!y.as<TensorObject>()) in.raise("TypeError", "expected a tensor");
 #pragma once
 
+#include "runtime/graph/profile.h"
 #include "runtime/interp/interp.h"
 #include "runtime/interp/value.h"
 
@@ -123,6 +124,17 @@ public:
   // An opaque slot for the tf runtime's per-run state.
   std::any tfContext;
 
+  // The run's profiler (profile.h): made at the start of the run for
+  // --profile / --time, or later by profilerOnDemand() (tf.profiler).
+  // Null when nothing measures this run.
+  Profiler *profiler() const { return profiler_.get(); }
+  Profiler &profilerOnDemand();
+  // Node and op timing is on (--profile, or tf.profiler collecting); --time
+  // alone measures only the phases.
+  bool profilingOps() const { return profiler_ && profiler_->timingOps(); }
+  // The reports --profile and --time print after the run (stderr).
+  void printRunReports();
+
   // Argument binding for native functions: positional names in order, and
   // defaults for trailing ones. Missing required -> TypeError.
   std::vector<Value> bindArgs(const std::string &fname, Args args, const Kwargs &kwargs,
@@ -172,9 +184,16 @@ private:
   int64_t steps_ = 0;
   std::vector<std::unique_ptr<GeneratorState>> pendingCloses_;
   bool tornDown_ = false;  // closing generators after teardown runs no code
+  std::unique_ptr<Profiler> profiler_;
 };
 
 // Pending SIGINT (set by the signal handler, checked by step()).
 void installInterruptHandler();
+
+// Runs `body`; an uncaught exception is reported (diagnostic format on
+// stderr) and turned into the exit status: 1, 130 for KeyboardInterrupt,
+// SystemExit's code (then *exited is set when given). 0 when it returns.
+int runReporting(Interpreter &in, const RunOptions &options, const std::function<void()> &body,
+                 bool *exited);
 
 }  // namespace tfs::runtime

@@ -31,6 +31,7 @@ std::shared_ptr<ast::FunctionDef> converted(Interpreter &in, const ast::Function
   auto &cache = ctx(in).convertedFunctions;
   auto it = cache.find(&def);
   if (it != cache.end()) return it->second;
+  PhaseTimer timer(in.profiler(), Phase::Convert);
   std::shared_ptr<ast::FunctionDef> c(autograph::convertFunction(def).release());
   cache[&def] = c;
   return c;

@@ -401,7 +401,13 @@ std::vector<Ref<TensorObject>> callOp(Interpreter &in, ir::OpKind kind,
   for (auto &t : inputs) args.push_back(t->eager);
   std::vector<Tensor> results;
   try {
-    results = runKernel(kind, args, attrs);
+    if (in.profilingOps()) {
+      int64_t start = Profiler::nowNs();
+      results = runKernel(kind, args, attrs);
+      in.profiler()->recordEagerOp(kind, start, Profiler::nowNs() - start);
+    } else {
+      results = runKernel(kind, args, attrs);
+    }
   } catch (const ir::OpError &e) {
     raiseOpError(in, e);
   }

@@ -5,15 +5,24 @@
 
 namespace tfs::runtime::tf {
 
-Executable::Executable(const ir::Function &traced)
-    : optimized_(optimizeForExecution(traced)) {}
+namespace {
+OptimizedFunction timedOptimize(const ir::Function &traced, Profiler *profiler) {
+  PhaseTimer timer(profiler, Phase::Optimize);
+  return optimizeForExecution(traced);
+}
+}  // namespace
+
+Executable::Executable(const ir::Function &traced, Profiler *profiler)
+    : optimized_(timedOptimize(traced, profiler)) {}
 
 std::vector<Tensor> Executable::run(Interpreter &in, std::span<const Tensor> args) {
   VariableRunContext rc(in);
   try {
     if (in.options().backend == Backend::Jit) {
-      if (!compiled_)
+      if (!compiled_) {
+        PhaseTimer timer(in.profiler(), Phase::Compile);
         compiled_ = codegen::compile(*optimized_.fn);
+      }
       return codegen::runCompiled(*compiled_, args, rc);
     }
     return runFunction(*optimized_.fn, args, rc);

@@ -14,6 +14,7 @@
 
 namespace tfs::runtime {
 class Interpreter;
+class Profiler;
 }
 
 namespace tfs::runtime::tf {
@@ -22,7 +23,8 @@ class Executable {
 public:
   // Given a traced function whose graph is complete (it is copied: later
   // changes to it are not seen).
-  explicit Executable(const ir::Function &traced);
+  // `profiler` (may be null) times the optimization and the compilation.
+  explicit Executable(const ir::Function &traced, Profiler *profiler = nullptr);
 
   // The function that runs (what --emit=graph-opt prints).
   const ir::Function &function() const { return *optimized_.fn; }

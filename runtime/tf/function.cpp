@@ -11,6 +11,7 @@
 #include "runtime/interp/signature.h"
 #include "runtime/tf/executable.h"
 #include "runtime/tf/tf.h"
+#include "runtime/tf/trace_report.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -25,6 +26,7 @@ Value callConverted(Interpreter &in, const Value &f, Args args, const Kwargs &kw
 namespace {
 
 Value rebuildOutputs(Interpreter &in, const Value &s, const std::vector<Value> &results);
+std::string outputSpecText(Interpreter &in, const Value &s, const std::vector<ir::TensorType> &types);
 
 struct ConcreteFunction : Object, CycleTracked {
   std::shared_ptr<GraphScope> scope;
@@ -41,11 +43,27 @@ struct ConcreteFunction : Object, CycleTracked {
   // gradient of the gradient under nested tapes), by function.
   std::shared_ptr<std::unordered_map<const ir::Function *, std::shared_ptr<Executable>>> gradientExecs =
       std::make_shared<std::unordered_map<const ir::Function *, std::shared_ptr<Executable>>>();
-  Executable &executable() {
-    if (!exec) exec = std::make_shared<Executable>(scope->function());
+  Executable &executable(Profiler *profiler = nullptr) {
+    if (!exec) exec = std::make_shared<Executable>(scope->function(), profiler);
     return *exec;
   }
+  std::vector<ArgSpec> argSpecs;  // the arguments it was traced for
+  TraceInfo info;
   const char *typeName() const override { return "ConcreteFunction"; }
+  ConcreteSignature printedSignature(Interpreter &in) const {
+    ConcreteSignature sig;
+    sig.inputs = argSpecs;
+    sig.output = outputSpecText(in, outputStructure, outputTypes);
+    for (const ir::Capture &c : scope->function().captures())
+      sig.captures.push_back(c.kind == ir::Capture::Kind::Variable
+                                 ? "TensorSpec(shape=(), dtype=tf.resource, name=None)"
+                                 : tensorSpecText(c.type.shape, c.type.dtype));
+    return sig;
+  }
+  std::optional<std::string> str(Interpreter &in) override { return concreteFunctionStr(printedSignature(in)); }
+  std::optional<std::string> repr(Interpreter &in) override {
+    return concreteFunctionRepr(printedSignature(in), this);
+  }
   void clearReferences() override {
     variables.clear();
     outputStructure = Value();
@@ -101,6 +119,8 @@ struct FunctionWrapper final : Object, CycleTracked {
   bool reduceRetracing = false;
   std::shared_ptr<std::vector<RelaxedTrace>> relaxedTraces = std::make_shared<std::vector<RelaxedTrace>>();
   std::shared_ptr<int> tracingCount = std::make_shared<int>(0);
+  Ref<ConcreteFunction> lastTrace;  // the newest trace (retrace reasons compare with it)
+  std::string retraceNote;          // why the next trace happens (set by concrete())
   // Per-instance caches for methods (keyed by the instance).
   std::shared_ptr<std::unordered_map<const Object *, Ref<FunctionWrapper>>> bound =
       std::make_shared<std::unordered_map<const Object *, Ref<FunctionWrapper>>>();
@@ -112,6 +132,7 @@ struct FunctionWrapper final : Object, CycleTracked {
   void clearReferences() override {
     pyFunc = Value();
     self = Value();
+    lastTrace = Ref<ConcreteFunction>();
     bound->clear();
     cache->clear();
     relaxedTraces->clear();
@@ -324,6 +345,33 @@ Value collectOutputs(Interpreter &in, const Value &v, GraphScope &g, std::vector
   return in.tuple({in.str("object"), v});
 }
 
+// TF's output type of a concrete function: TensorSpec(...), Tuple[...],
+// List[...], Dict[['k', ...]], None.
+std::string outputSpecText(Interpreter &in, const Value &s, const std::vector<ir::TensorType> &types) {
+  if (s.isInt()) {
+    size_t i = size_t(s.asInt());
+    return i < types.size() ? tensorSpecText(types[i].shape, types[i].dtype) : "?";
+  }
+  auto *t = s.as<TupleObject>();
+  if (!t || t->items.empty()) return "None";
+  std::string kind = in.str(t->items[0]);
+  if (kind == "none") return "None";
+  if (kind == "object") return in.repr(t->items[1]);
+  std::string out = kind == "dict" ? "Dict[" : kind == "list" ? "List[" : "Tuple[";
+  bool first = true;
+  for (auto &x : in.toList(t->items[1])) {
+    out += first ? "" : ", ";
+    first = false;
+    if (kind == "dict") {
+      auto *p = x.as<TupleObject>();
+      out += "[" + in.repr(p->items[0]) + ", " + outputSpecText(in, p->items[1], types) + "]";
+    } else {
+      out += outputSpecText(in, x, types);
+    }
+  }
+  return out + "]";
+}
+
 Value rebuildOutputs(Interpreter &in, const Value &s, const std::vector<Value> &results) {
   if (s.isInt()) return results[size_t(s.asInt())];
   auto *t = s.as<TupleObject>();
@@ -362,11 +410,14 @@ Ref<ConcreteFunction> FunctionWrapper::trace(Interpreter &in, const std::vector<
                                              bool allowCreation, int &created,
                                              const std::vector<ir::Shape> *relaxedShapes) {
   TfContext &c = ctx(in);
+  PhaseTimer timer(in.profiler(), Phase::Trace);
   auto cf = make<ConcreteFunction>();
   cf->scope = std::make_shared<GraphScope>(GraphScope::Kind::Function, name);
   GraphScope &g = *cf->scope;
   std::vector<std::string> names = paramNames(pyFunc);
   size_t offset = self.isNone() ? 0 : 1;
+  cf->argSpecs = describeArgs(in, std::vector<std::string>(names.begin() + long(std::min(offset, names.size())), names.end()),
+                              args, kwargs);
   std::vector<Value> symArgs;
   std::vector<ir::Shape> sigShapes;
   for (auto &s : signature) sigShapes.push_back(s.first);
@@ -424,18 +475,17 @@ Ref<ConcreteFunction> FunctionWrapper::trace(Interpreter &in, const std::vector<
   for (const Ref<Object> &var : g.variableKeys()) {
     cf->variables.push_back(Ref<VariableObject>(static_cast<VariableObject *>(var.get())));
   }
-  // Print what was asked for (--emit=autograph / graph / graph-opt / llvm).
+  // The header of the printed forms; then what --emit asks for (the
+  // optimized copy is what runs: graph-opt, llvm and asm show it).
+  cf->info.function = name;
+  cf->info.number = *tracingCount;
+  cf->info.signature = signatureText(cf->argSpecs);
+  cf->info.reason = std::move(retraceNote);
+  retraceNote.clear();
   const RunOptions &o = in.options();
-  if (o.emitAutograph && autograph) std::fputs(convertedCode(in, pyFunc).c_str(), stdout);
-  if (o.emitLlvm) {
-    try {
-      std::fputs(codegen::printLlvmIr(g.function()).c_str(), stdout);
-    } catch (const GraphRunError &e) {
-      raiseGraphError(in, e);
-    }
-  }
-  if (o.emitGraphRaw) std::fputs(ir::printModule(g.module(), {.printLoc = o.printLoc}).c_str(), stdout);
-  if (o.emitGraph) std::fputs(ir::printModule(cf->executable().module(), {.printLoc = o.printLoc}).c_str(), stdout);
+  const Executable *runs = o.emitGraph || o.emitLlvm || o.emitAsm ? &cf->executable(in.profiler()) : nullptr;
+  reportTrace(in, cf->info, g, runs ? &runs->module() : nullptr, pyFunc, autograph);
+  lastTrace = cf;
   return cf;
 }
 
@@ -493,10 +543,19 @@ Ref<ConcreteFunction> FunctionWrapper::concrete(Interpreter &in, std::span<const
   (void)createdCounterBefore;
   bool firstTrace = *tracingCount == 0;
   int before = variablesCreated;
+  if (lastTrace) {
+    std::vector<std::string> names = paramNames(pyFunc);
+    size_t offset = std::min<size_t>(self.isNone() ? 0 : 1, names.size());
+    std::string why = retraceReason(
+        lastTrace->argSpecs,
+        describeArgs(in, std::vector<std::string>(names.begin() + long(offset), names.end()), argv, kwargs));
+    retraceNote = "retraced because " + (why.empty() ? std::string("the call matched no earlier trace") : why);
+  }
   Ref<ConcreteFunction> cf = trace(in, argv, kwargs, firstTrace, created, relaxedShapes);
   if (firstTrace && variablesCreated != before) {
     // TF traces again without variable creation; the function it keeps is that trace.
     (*tracingCount)--;
+    retraceNote = "traced again: the first trace created variables; the function keeps a trace that creates none";
     cf = trace(in, argv, kwargs, false, created, relaxedShapes);
   }
   (void)varsBefore;
@@ -542,7 +601,10 @@ std::optional<Value> FunctionWrapper::call(Interpreter &in, Args args, const Kwa
   tensors.reserve(argv.size());
   for (auto &a : argv) tensorArgs(in, a, tensors);
   for (auto &[k, v] : kwargs) tensorArgs(in, v, tensors);
-  std::vector<Tensor> results = cf->executable().run(in, tensors);
+  Executable &exec = cf->executable(in.profiler());
+  if (in.profilingOps())
+    in.profiler()->labelFunction(exec.function(), fmt::format("{}, trace {}", name, cf->info.number));
+  std::vector<Tensor> results = exec.run(in, tensors);
   if (c.tapes.empty() && cf->outputStructure.isInt())  // one tensor: the common case
     return wrap(std::move(results[size_t(cf->outputStructure.asInt())]));
   std::vector<Value> outs;

@@ -289,7 +289,7 @@ Value makeAgModule(Interpreter &in);
 struct VariableRunContext : RunContext {
   Interpreter &in;
   std::unordered_map<std::string, Tensor> feeds;  // placeholder name -> value
-  explicit VariableRunContext(Interpreter &i) : in(i) {}
+  explicit VariableRunContext(Interpreter &i) : in(i) { profiler = i.profiler(); }
   Tensor readVariable(const ir::Function &fn, const ir::Capture &var) override;
   void assignVariable(const ir::Function &fn, const ir::Capture &var, const Tensor &value) override;
   Tensor captureValue(const ir::Function &fn, const ir::Capture &cap) override;

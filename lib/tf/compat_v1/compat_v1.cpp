@@ -6,6 +6,7 @@
 #include "runtime/interp/signature.h"
 #include "runtime/kernels/kernels.h"
 #include "lib/tf/tf_lib.h"
+#include "runtime/tf/trace_report.h"
 
 #include <fmt/format.h>
 
@@ -225,6 +226,7 @@ std::optional<Value> SessionObject::getAttr(Interpreter &in, const std::string &
         rc.feeds[key] = val;
       }
     }
+    reportV1Graph(in, *g);  // --emit=graph / dot: the graph as it runs
     std::vector<Tensor> vals;
     try {
       vals = runFetches(g->function(), fl, {}, rc);
