@@ -194,14 +194,14 @@ std::string printLlvmIr(const ir::Function &fn) {
 
 std::string printAssembly(const ir::Function &fn) {
   Plan plan = buildPlan(fn);
-  LoweredModule lowered = lowerFunction(fn, plan, fn.name());
+  LoweredModule lowered = lowerFunction(fn, plan, planBuffers(fn, plan), fn.name());
   Jit::instance().optimize(*lowered.module);
   return Jit::instance().assembly(*lowered.module);
 }
 
 LoweringCounts loweringCounts(const ir::Function &fn) {
   Plan plan = buildPlan(fn);
-  LoweredModule lowered = lowerFunction(fn, plan, fn.name());
+  LoweredModule lowered = lowerFunction(fn, plan, planBuffers(fn, plan), fn.name());
   return {lowered.nativeNodes, lowered.kernelNodes};
 }
 
