@@ -1,0 +1,127 @@
+// Value conversions of the object protocol (protocol.cpp): hash(),
+// __index__, int() and float() with CPython's rules and messages, and
+// isinstance against a class.
+#include "runtime/tensor/allocator.h"
+#include "runtime/interp/builtins.h"
+#include "runtime/interp/eval.h"
+#include "runtime/interp/pyformat.h"
+
+#include <cmath>
+#include <fmt/format.h>
+
+namespace tfs::runtime {
+
+int64_t Interpreter::hash(const Value &v) {
+  switch (v.tag()) {
+  case Value::Tag::None: return 0x5f3759df;
+  case Value::Tag::Bool: case Value::Tag::Int: return v.asInt();
+  case Value::Tag::Float: {
+    double d = v.asFloat();
+    if (d == std::floor(d) && std::fabs(d) < 9e18) return int64_t(d);
+    return int64_t(std::hash<double>()(d));
+  }
+  case Value::Tag::Obj: break;
+  }
+  if (auto *s = v.as<StrObject>()) return int64_t(std::hash<std::string>()(s->s));
+  if (auto *s = v.as<BytesObject>()) return int64_t(std::hash<std::string>()(s->s) ^ 0x9e37);
+  if (auto *t = v.as<TupleObject>()) {
+    uint64_t h = 0x345678;  // unsigned: the mixing wraps by design
+    for (auto &x : t->items) h = h * 1000003 ^ uint64_t(hash(x));
+    return int64_t(h);
+  }
+  if (v.as<ListObject>() || v.as<DictObject>() || v.as<SetObject>())
+    raise("TypeError", fmt::format("unhashable type: '{}'", typeName(v)));
+  if (auto *inst = v.as<InstanceObject>()) {
+    // A class defining __eq__ without __hash__ has __hash__ = None (unhashable).
+    for (ClassObject *c : inst->klass->mro) {
+      auto h = c->dict.find("__hash__");
+      if (h != c->dict.end()) {
+        if (h->second.isNone()) raise("TypeError", fmt::format("unhashable type: '{}'", typeName(v)));
+        return toInt(call(Value(make<BoundMethod>(v, h->second)), {}));
+      }
+      auto eq = c->dict.find("__eq__");
+      if (eq != c->dict.end() && !eq->second.as<NativeFunction>())
+        raise("TypeError", fmt::format("unhashable type: '{}'", typeName(v)));
+    }
+    if (const Value *b = builtinPart(v)) return hash(*b);
+  } else if (auto h = v.obj()->hash(*this)) {
+    return *h;
+  }
+  return int64_t(reinterpret_cast<intptr_t>(v.obj()));
+}
+
+int64_t Interpreter::toIndex(const Value &v) {
+  if (v.isInt() || v.isBool()) return v.asInt();
+  if (auto *inst = v.as<InstanceObject>()) {
+    if (auto m = inst->klass->lookup("__index__")) return toIndex(call(Value(make<BoundMethod>(v, *m)), {}));
+    if (const Value *b = builtinPart(v); b && (b->isInt() || b->isBool())) return b->asInt();
+  } else if (Object *o = v.obj()) {
+    if (auto i = o->toInt(*this)) return *i;
+  }
+  raise("TypeError", fmt::format("'{}' object cannot be interpreted as an integer", typeName(v)));
+}
+
+int64_t Interpreter::toInt(const Value &v) {
+  if (v.isInt() || v.isBool()) return v.asInt();
+  if (v.isFloat()) {
+    double d = v.asFloat();
+    if (std::isnan(d)) raise("ValueError", "cannot convert float NaN to integer");
+    if (std::isinf(d)) raise("OverflowError", "cannot convert float infinity to integer");
+    if (std::fabs(d) >= 9.2233720368547758e18) raiseIntTooLarge();
+    return int64_t(d);
+  }
+  if (auto *s = v.as<StrObject>()) {
+    std::string t = s->s;
+    size_t a = t.find_first_not_of(" \t\n\r"), b = t.find_last_not_of(" \t\n\r");
+    t = a == std::string::npos ? "" : t.substr(a, b - a + 1);
+    std::string digits;
+    for (char c : t) if (c != '_') digits += c;
+    char *end = nullptr;
+    errno = 0;
+    long long r = digits.empty() ? 0 : std::strtoll(digits.c_str(), &end, 10);
+    if (digits.empty() || *end || errno == ERANGE || t.find("__") != std::string::npos)
+      raise("ValueError", fmt::format("invalid literal for int() with base 10: {}", repr(v)));
+    return r;
+  }
+  if (auto *inst = v.as<InstanceObject>()) {
+    if (auto m = inst->klass->lookup("__int__")) return toInt(call(Value(make<BoundMethod>(v, *m)), {}));
+    if (auto m = inst->klass->lookup("__index__")) return toInt(call(Value(make<BoundMethod>(v, *m)), {}));
+    if (const Value *b = builtinPart(v)) return toInt(*b);
+  } else if (Object *o = v.obj()) {
+    if (auto i = o->toInt(*this)) return *i;
+  }
+  raise("TypeError", fmt::format("int() argument must be a string, a bytes-like object or a real number, not '{}'", typeName(v)));
+}
+
+double Interpreter::toFloat(const Value &v) {
+  if (v.isFloat()) return v.asFloat();
+  if (v.isInt() || v.isBool()) return double(v.asInt());
+  if (auto *s = v.as<StrObject>()) {
+    std::string t = s->s;
+    size_t a = t.find_first_not_of(" \t\n\r"), b = t.find_last_not_of(" \t\n\r");
+    t = a == std::string::npos ? "" : t.substr(a, b - a + 1);
+    std::string low;
+    for (char c : t) low += char(std::tolower(static_cast<unsigned char>(c)));
+    if (low == "inf" || low == "+inf" || low == "infinity") return INFINITY;
+    if (low == "-inf" || low == "-infinity") return -INFINITY;
+    if (low == "nan" || low == "+nan" || low == "-nan") return NAN;
+    char *end = nullptr;
+    double d = t.empty() ? 0 : std::strtod(t.c_str(), &end);
+    if (t.empty() || *end) raise("ValueError", fmt::format("could not convert string to float: {}", repr(v)));
+    return d;
+  }
+  if (auto *inst = v.as<InstanceObject>()) {
+    if (auto m = inst->klass->lookup("__float__")) return toFloat(call(Value(make<BoundMethod>(v, *m)), {}));
+    if (const Value *b = builtinPart(v)) return toFloat(*b);
+  } else if (Object *o = v.obj()) {
+    if (auto d = o->toFloat(*this)) return *d;
+  }
+  raise("TypeError", fmt::format("float() argument must be a string or a real number, not '{}'", typeName(v)));
+}
+
+bool Interpreter::isInstance(const Value &v, const ClassObject *cls) {
+  Ref<ClassObject> t = typeOf(v);
+  return t && t->isSubclassOf(cls);
+}
+
+}  // namespace tfs::runtime
