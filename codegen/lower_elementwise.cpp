@@ -190,7 +190,8 @@ llvm::Value *Emitter::emitElementOp(const ir::Node &node, std::vector<llvm::Valu
     break;
   }
   case OpKind::Relu: {
-    llvm::Value *pos = fp ? b_.CreateFCmpOGT(xs[0], zero(type)) : b_.CreateICmpSGT(xs[0], zero(type));
+    // Unordered-or-greater: NaN stays NaN, as in the kernel and TF.
+    llvm::Value *pos = fp ? b_.CreateFCmpUGT(xs[0], zero(type)) : b_.CreateICmpSGT(xs[0], zero(type));
     out = b_.CreateSelect(pos, xs[0], zero(type));
     break;
   }

@@ -272,7 +272,7 @@ template <OpKind K> std::vector<Tensor> unary(std::span<const Tensor> in, const 
         else if constexpr (K == OpKind::Abs) run([](T x) { return isNegative(x) ? wrapNeg<T>(x) : x; });
         else if constexpr (K == OpKind::Sign) run([](T x) { return T((x > T(0)) - isNegative(x)); });
         else if constexpr (K == OpKind::Square) run([](T x) { return wrapMul<T>(x, x); });
-        else if constexpr (K == OpKind::Relu) run([](T x) { return x > 0 ? x : T(0); });
+        else if constexpr (K == OpKind::Relu) run([](T x) { return !(x <= T(0)) ? x : T(0); });  // NaN stays NaN (TF, np.maximum)
         else if constexpr (K == OpKind::ZerosLike) run([](T) { return T(0); });
         else if constexpr (K == OpKind::OnesLike) run([](T) { return T(1); });
         else if constexpr (K == OpKind::Sqrt) run([](T x) { return T(std::sqrt(x)); });
