@@ -5,6 +5,7 @@
 #include "runtime/interp/interpreter.h"
 #include "lib/tf/keras/keras_native.h"
 #include "lib/tf/tf_lib.h"
+#include "lib/numpy/numpy_lib.h"
 
 namespace tfs::lib {
 
@@ -15,6 +16,7 @@ void registerLibrary() {
   runtime::registerLanguageModules();
   runtime::tf::registerTfModules();
   runtime::tf::registerKerasModules();
+  runtime::tf::numpy::registerNdarrayHooks();
   for (const auto &src : runtime::tf::preludeSources())
     runtime::Interpreter::registerSourceModule(src.name, src.text);
 }

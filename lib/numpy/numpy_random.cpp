@@ -10,10 +10,12 @@
 // end. (numpy/random/_mt19937.pyx, mtrand.pyx, src/legacy/legacy-distributions.c
 // and src/distributions/distributions.c describe these.)
 //
-// Not provided: default_rng / Generator (PCG64), array-valued distribution
-// parameters, seeding with a sequence.
+// np.random.RandomState(seed) is the same generator with its own state.
+// default_rng / Generator (PCG64) live in np_generator.cpp.
+// Not provided: array-valued distribution parameters, seeding with a
+// sequence, choice(replace=False, p=...).
+#include "lib/numpy/ndarray.h"
 #include "runtime/kernels/kernels.h"
-#include "lib/tf/tf_lib.h"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -21,6 +23,8 @@
 #include <cstring>
 
 namespace tfs::runtime::tf {
+
+using numpy::newArray;
 
 namespace {
 
@@ -79,7 +83,7 @@ struct LegacyState {
   }
 };
 
-LegacyState &state() {
+LegacyState &globalState() {
   static LegacyState s;
   return s;
 }
@@ -87,18 +91,11 @@ LegacyState &state() {
 // `size`: None (one value), an int, or a tuple/list of ints.
 std::optional<std::vector<int64_t>> sizeArg(Interpreter &in, const Value &size) {
   if (size.isNone()) return std::nullopt;
-  std::vector<int64_t> dims;
-  if (size.as<TupleObject>() || size.as<ListObject>())
-    for (auto &d : in.toList(size)) dims.push_back(in.toIndex(d));
-  else
-    dims.push_back(in.toIndex(size));
-  for (int64_t d : dims)
-    if (d < 0) in.raise("ValueError", "negative dimensions are not allowed");
-  return dims;
+  return numpy::shapeParam(in, size);
 }
 
 // rand(d0, d1, ...): dimensions as positional arguments (none: one value).
-std::optional<std::vector<int64_t>> positionalDims(Interpreter &in, Args a) {
+std::optional<std::vector<int64_t>> positionalDims(Interpreter &in, const std::vector<Value> &a) {
   if (a.empty()) return std::nullopt;
   std::vector<int64_t> dims;
   for (auto &d : a) {
@@ -114,7 +111,7 @@ Value doubles(const std::optional<std::vector<int64_t>> &dims, const std::functi
   Tensor t = Tensor::empty(DType::Float64, *dims);
   double *p = t.data<double>();
   for (int64_t i = 0, n = t.numElements(); i < n; ++i) p[i] = draw();
-  return wrap(std::move(t), true);
+  return newArray(std::move(t));
 }
 
 double scalarParam(Interpreter &in, const Value &v, const char *fn, const char *param) {
@@ -124,153 +121,207 @@ double scalarParam(Interpreter &in, const Value &v, const char *fn, const char *
   return in.toFloat(v);
 }
 
-void shuffleInPlace(std::vector<Value> &items) {
-  for (size_t i = items.size(); i-- > 1;) std::swap(items[i], items[state().bounded(i)]);
+// numpy's legacy shuffle: Fisher-Yates from the end with masked bounded draws;
+// the permutation of the first-axis positions.
+std::vector<int64_t> shuffledOrder(LegacyState &st, int64_t n) {
+  std::vector<int64_t> order(static_cast<size_t>(std::max<int64_t>(n, 0)));
+  for (int64_t i = 0; i < n; ++i) order[size_t(i)] = i;
+  for (int64_t i = n - 1; i >= 1; --i) std::swap(order[size_t(i)], order[st.bounded(uint64_t(i))]);
+  return order;
 }
 
-// Shuffles an array along its first axis (numpy permutes whole rows).
-Tensor shuffledRows(const Tensor &src) {
-  Tensor t = src.copy();
-  if (t.rank() == 0 || t.shape()[0] < 2) return t;
-  int64_t n = t.shape()[0];
-  size_t row = size_t(t.numElements() / n) * ir::dtypeSize(t.dtype());
-  auto *base = static_cast<uint8_t *>(t.rawData());
-  std::vector<uint8_t> tmp(row);
-  for (int64_t i = n - 1; i >= 1; --i) {
-    int64_t j = int64_t(state().bounded(uint64_t(i)));
-    if (j == i) continue;
-    std::memcpy(tmp.data(), base + i * row, row);
-    std::memcpy(base + i * row, base + j * row, row);
-    std::memcpy(base + j * row, tmp.data(), row);
-  }
-  return t;
+// The rows of src (first axis) in a shuffled order.
+Tensor shuffledRows(LegacyState &st, const Tensor &src) {
+  if (src.rank() == 0) return src.copy();
+  int64_t n = src.shape()[0], row = n ? src.numElements() / n : 0;
+  std::vector<int64_t> order = shuffledOrder(st, n), pos;
+  pos.reserve(size_t(src.numElements()));
+  for (int64_t r : order)
+    for (int64_t k = 0; k < row; ++k) pos.push_back(r * row + k);
+  return numpy::gather(src, src.shape(), pos);
 }
 
-}  // namespace
+using StateRef = std::shared_ptr<LegacyState>;
 
-void installNumpyRandom(Interpreter &in, ModuleObject &random) {
-  auto def = [&](const char *name, NativeFn fn) { random.scope->vars[name] = in.native(name, std::move(fn)); };
-  def("seed", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    auto args = in.bindArgs("seed", a, kw, {"seed"}, {Value()});
-    if (args[0].isNone()) {
-      state().seed(std::random_device{}());
+void defineLegacy(Interpreter &in, ModuleObject &m, StateRef st) {
+  auto def = [&](const char *sig, std::function<Value(Interpreter &, const Bound &, LegacyState &)> fn) {
+    Value f = nativeWithSignature(in, sig, [st, fn](Interpreter &in, const Bound &b) { return fn(in, b, *st); });
+    m.scope->vars[f.as<NativeFunction>()->name] = f;
+  };
+  def("seed(seed=None)", [](Interpreter &in, const Bound &b, LegacyState &st) -> Value {
+    const Value &s0 = b["seed"];
+    if (s0.isNone()) {
+      st.seed(std::random_device{}());
       return Value();
     }
-    if (!args[0].isInt() && !args[0].isBool())
+    Value sv = s0;
+    if (auto *t = numpy::ndarrayOf(s0); t && t->eager.rank() == 0 && ir::isInteger(t->eager.dtype()))
+      sv = Value::integer(t->eager.elementAsInt(0));
+    if (!sv.isInt() && !sv.isBool())
       in.raise("TypeError", fmt::format("Cannot cast scalar from dtype('{}') to dtype('int64') according to the rule 'safe'",
-                                        in.typeName(args[0]) == "float" ? "float64" : in.typeName(args[0])));
-    int64_t s = args[0].asInt();
+                                        in.typeName(sv) == "float" ? "float64" : in.typeName(sv)));
+    int64_t s = sv.asInt();
     if (s < 0 || s > 0xFFFFFFFFll) in.raise("ValueError", "Seed must be between 0 and 2**32 - 1");
-    state().seed(uint32_t(s));
+    st.seed(uint32_t(s));
     return Value();
   });
-  def("rand", [](Interpreter &in, Args a, const Kwargs &) -> Value {
-    return doubles(positionalDims(in, a), [] { return state().nextDouble(); });
+  def("rand(*args)", [](Interpreter &in, const Bound &b, LegacyState &st) {
+    return doubles(positionalDims(in, b.varArgs()), [&st] { return st.nextDouble(); });
   });
-  def("randn", [](Interpreter &in, Args a, const Kwargs &) -> Value {
-    return doubles(positionalDims(in, a), [] { return state().nextGauss(); });
+  def("randn(*args)", [](Interpreter &in, const Bound &b, LegacyState &st) {
+    return doubles(positionalDims(in, b.varArgs()), [&st] { return st.nextGauss(); });
   });
-  for (const char *name : {"random", "random_sample", "sample", "ranf"})
-    def(name, [name](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-      auto args = in.bindArgs(name, a, kw, {"size"}, {Value()});
-      return doubles(sizeArg(in, args[0]), [] { return state().nextDouble(); });
+  for (const char *sig : {"random(size=None)", "random_sample(size=None)", "sample(size=None)", "ranf(size=None)"})
+    def(sig, [](Interpreter &in, const Bound &b, LegacyState &st) {
+      return doubles(sizeArg(in, b["size"]), [&st] { return st.nextDouble(); });
     });
-  def("standard_normal", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    auto args = in.bindArgs("standard_normal", a, kw, {"size"}, {Value()});
-    return doubles(sizeArg(in, args[0]), [] { return state().nextGauss(); });
+  def("standard_normal(size=None)", [](Interpreter &in, const Bound &b, LegacyState &st) {
+    return doubles(sizeArg(in, b["size"]), [&st] { return st.nextGauss(); });
   });
-  def("uniform", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    auto args = in.bindArgs("uniform", a, kw, {"low", "high", "size"}, {Value::real(0), Value::real(1), Value()});
-    double low = scalarParam(in, args[0], "uniform", "low"), high = scalarParam(in, args[1], "uniform", "high");
+  def("uniform(low=0.0, high=1.0, size=None)", [](Interpreter &in, const Bound &b, LegacyState &st) {
+    double low = scalarParam(in, b["low"], "uniform", "low"), high = scalarParam(in, b["high"], "uniform", "high");
     if (!std::isfinite(high - low)) in.raise("OverflowError", "Range exceeds valid bounds");
-    return doubles(sizeArg(in, args[2]), [low, high] { return low + (high - low) * state().nextDouble(); });
+    return doubles(sizeArg(in, b["size"]), [low, high, &st] { return low + (high - low) * st.nextDouble(); });
   });
-  def("normal", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    auto args = in.bindArgs("normal", a, kw, {"loc", "scale", "size"}, {Value::real(0), Value::real(1), Value()});
-    double loc = scalarParam(in, args[0], "normal", "loc"), scale = scalarParam(in, args[1], "normal", "scale");
+  def("normal(loc=0.0, scale=1.0, size=None)", [](Interpreter &in, const Bound &b, LegacyState &st) {
+    double loc = scalarParam(in, b["loc"], "normal", "loc"), scale = scalarParam(in, b["scale"], "normal", "scale");
     if (scale < 0) in.raise("ValueError", "scale < 0");
-    return doubles(sizeArg(in, args[2]), [loc, scale] { return loc + scale * state().nextGauss(); });
+    return doubles(sizeArg(in, b["size"]), [loc, scale, &st] { return loc + scale * st.nextGauss(); });
   });
-  def("randint", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    auto args = in.bindArgs("randint", a, kw, {"low", "high", "size", "dtype"}, {std::nullopt, Value(), Value(), Value()});
-    int64_t low = in.toInt(args[0]), high;
-    if (args[1].isNone()) {
+  def("exponential(scale=1.0, size=None)", [](Interpreter &in, const Bound &b, LegacyState &st) {
+    double scale = scalarParam(in, b["scale"], "exponential", "scale");
+    if (scale < 0) in.raise("ValueError", "scale < 0");
+    return doubles(sizeArg(in, b["size"]), [scale, &st] { return scale * -std::log(1.0 - st.nextDouble()); });
+  });
+  def("randint(low, high=None, size=None, dtype=None)", [](Interpreter &in, const Bound &b, LegacyState &st) -> Value {
+    int64_t low = in.toInt(b["low"]), high;
+    if (b.isNone("high")) {
       high = low;
       low = 0;
     } else {
-      high = in.toInt(args[1]);
+      high = in.toInt(b["high"]);
     }
     if (low >= high) in.raise("ValueError", "low >= high");
     uint64_t range = uint64_t(high) - uint64_t(low) - 1;
-    auto dims = sizeArg(in, args[2]);
-    if (!dims) return Value::integer(int64_t(uint64_t(low) + state().bounded(range)));
-    DType d = dtypeArg(in, args[3]).value_or(DType::Int64);
+    auto dims = sizeArg(in, b["size"]);
+    DType d = numpy::dtypeParam(in, b["dtype"]).value_or(DType::Int64);
     if (d != DType::Int64 && d != DType::Int32)
-      in.raise("TypeError", fmt::format("Unsupported dtype {} for randint", ir::dtypeName(d)));
+      in.raise("TypeError", fmt::format("Unsupported dtype dtype('{}') for randint", numpyDTypeName(d)));
+    if (!dims) {
+      // numpy: a Python int for the default dtype, a numpy scalar otherwise.
+      int64_t v = int64_t(uint64_t(low) + st.bounded(range));
+      if (b.isNone("dtype")) return Value::integer(v);
+      return wrap(numpy::cast(Tensor::scalar(v), d), true);
+    }
     Tensor t = Tensor::empty(DType::Int64, *dims);
     int64_t *p = t.data<int64_t>();
-    for (int64_t i = 0, n = t.numElements(); i < n; ++i) p[i] = int64_t(uint64_t(low) + state().bounded(range));
-    if (d == DType::Int32) t = runKernel(ir::OpKind::Cast, std::vector<Tensor>{t}, ir::Attrs{{"dtype", DType::Int32}})[0];
-    return wrap(std::move(t), true);
+    for (int64_t i = 0, n = t.numElements(); i < n; ++i) p[i] = int64_t(uint64_t(low) + st.bounded(range));
+    return newArray(numpy::cast(t, d));
   });
-  def("shuffle", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    auto args = in.bindArgs("shuffle", a, kw, {"x"}, {std::nullopt});
-    if (auto *l = args[0].as<ListObject>()) {
-      shuffleInPlace(l->items);
+  def("shuffle(x)", [](Interpreter &in, const Bound &b, LegacyState &st) -> Value {
+    if (auto *l = b["x"].as<ListObject>()) {
+      for (size_t i = l->items.size(); i-- > 1;) std::swap(l->items[i], l->items[st.bounded(i)]);
       return Value();
     }
-    auto *t = args[0].as<TensorObject>();
-    if (!t || !t->numpy || t->symbolic())
-      in.raise("TypeError", fmt::format("numpy.random.shuffle: a list or numpy array is required, not {}", in.typeName(args[0])));
-    t->eager = shuffledRows(t->eager);
+    auto *t = numpy::ndarrayOf(b["x"]);
+    if (!t) in.raise("TypeError", fmt::format("numpy.random.shuffle: a list or numpy array is required, not {}",
+                                              in.typeName(b["x"])));
+    if (t->eager.rank() == 0) in.raise("TypeError", "object of type 'numpy.ndarray' has no len()");
+    numpy::assignAll(in, *t, shuffledRows(st, t->eager));
     return Value();
   });
-  def("permutation", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    auto args = in.bindArgs("permutation", a, kw, {"x"}, {std::nullopt});
-    if (args[0].isInt()) {
-      int64_t n = args[0].asInt();
+  def("permutation(x)", [](Interpreter &in, const Bound &b, LegacyState &st) -> Value {
+    const Value &x = b["x"];
+    if (x.isInt()) {
+      int64_t n = x.asInt();
       if (n < 0) in.raise("ValueError", "negative dimensions are not allowed");
       Tensor t = Tensor::empty(DType::Int64, {n});
       for (int64_t i = 0; i < n; ++i) t.data<int64_t>()[i] = i;
-      return wrap(shuffledRows(t), true);
+      return newArray(shuffledRows(st, t));
     }
-    Tensor src = tensorFromPython(in, args[0], std::nullopt, true);
-    if (auto *t = args[0].as<TensorObject>()) src = t->eager;
+    Tensor src = numpy::asTensor(in, x);
     if (src.rank() == 0) in.raise("IndexError", "x must be an integer or at least 1-dimensional");
-    return wrap(shuffledRows(src), true);
+    return newArray(shuffledRows(st, src));
   });
-  def("choice", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    auto args = in.bindArgs("choice", a, kw, {"a", "size", "replace", "p"}, {std::nullopt, Value(), Value::boolean(true), Value()});
-    if (!args[3].isNone()) in.raise("NotImplementedError", "numpy.random.choice with p= is not supported by tfs");
+  def("choice(a, size=None, replace=True, p=None)", [](Interpreter &in, const Bound &b, LegacyState &st) -> Value {
     Tensor pool;
     int64_t n;
-    if (args[0].isInt()) {
-      n = args[0].asInt();
+    const Value &a = b["a"];
+    if (a.isInt()) {
+      n = a.asInt();
       if (n <= 0) in.raise("ValueError", "a must be greater than 0 unless no samples are taken");
     } else {
-      pool = args[0].as<TensorObject>() ? args[0].as<TensorObject>()->eager : tensorFromPython(in, args[0], std::nullopt, true);
+      pool = numpy::asTensor(in, a);
       if (pool.rank() != 1) in.raise("ValueError", "a must be 1-dimensional");
       n = pool.shape()[0];
       if (n == 0) in.raise("ValueError", "'a' cannot be empty unless no samples are taken");
     }
-    auto dims = sizeArg(in, args[1]);
+    auto dims = sizeArg(in, b["size"]);
     // The result tensor first: its allocation applies the memory budget
     // before anything of `size` elements is built.
     Tensor ids = Tensor::empty(DType::Int64, dims ? *dims : std::vector<int64_t>{});
     int64_t count = ids.numElements();
     int64_t *idx = ids.data<int64_t>();
-    if (in.truth(args[2])) {
-      for (int64_t i = 0; i < count; ++i) idx[i] = int64_t(state().bounded(uint64_t(n - 1)));
+    bool replace = in.truth(b["replace"]);
+    if (!b.isNone("p")) {
+      // numpy: cdf = cumsum(p) / cdf[-1], indices = searchsorted(cdf, uniform samples, side='right').
+      if (!replace) in.raise("NotImplementedError", "numpy.random.choice(replace=False, p=...) is not supported by tfs");
+      Tensor p = numpy::cast(numpy::asTensor(in, b["p"]), DType::Float64);
+      if (p.rank() != 1) in.raise("ValueError", "'p' must be 1-dimensional");
+      if (p.numElements() != n) in.raise("ValueError", "'a' and 'p' must have same size");
+      std::vector<double> cdf(static_cast<size_t>(n));
+      double acc = 0, total = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        double pi = p.data<double>()[i];
+        if (pi < 0) in.raise("ValueError", "probabilities are not non-negative");
+        total += pi;
+      }
+      if (std::fabs(total - 1.0) > std::sqrt(std::numeric_limits<double>::epsilon()))
+        in.raise("ValueError", "probabilities do not sum to 1");
+      for (int64_t i = 0; i < n; ++i) cdf[size_t(i)] = acc += p.data<double>()[i];
+      for (auto &c : cdf) c /= cdf.back();
+      for (int64_t i = 0; i < count; ++i) {
+        double u = st.nextDouble();
+        idx[i] = std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin();
+      }
+    } else if (replace) {
+      for (int64_t i = 0; i < count; ++i) idx[i] = int64_t(st.bounded(uint64_t(n - 1)));
     } else {
       if (count > n) in.raise("ValueError", "Cannot take a larger sample than population when 'replace=False'");
-      Tensor perm = Tensor::empty(DType::Int64, {n});
-      for (int64_t i = 0; i < n; ++i) perm.data<int64_t>()[i] = i;
-      perm = shuffledRows(perm);
-      for (int64_t i = 0; i < count; ++i) idx[i] = perm.data<int64_t>()[i];
+      std::vector<int64_t> perm = shuffledOrder(st, n);
+      for (int64_t i = 0; i < count; ++i) idx[i] = perm[size_t(i)];
     }
-    if (args[0].isInt()) return dims ? wrap(std::move(ids), true) : Value::integer(idx[0]);
-    Tensor out = runKernel(ir::OpKind::Gather, std::vector<Tensor>{pool, ids}, ir::Attrs{{"axis", int64_t(0)}})[0];
-    return wrap(std::move(out), true);
+    if (a.isInt()) return dims ? newArray(std::move(ids)) : Value::integer(idx[0]);
+    Tensor out = numpy::gather(pool, ids.shape(), std::vector<int64_t>(idx, idx + count));
+    return dims ? newArray(std::move(out)) : wrap(std::move(out), true);
+  });
+}
+
+// np.random.RandomState(seed): the legacy generator with its own state.
+struct RandomStateObject : Object {
+  Ref<ModuleObject> methods;
+  const char *typeName() const override { return "RandomState"; }
+  std::optional<Value> getAttr(Interpreter &, const std::string &name) override {
+    auto it = methods->scope->vars.find(name);
+    if (it == methods->scope->vars.end()) return std::nullopt;
+    return it->second;
+  }
+  std::optional<std::string> repr(Interpreter &) override {
+    return fmt::format("RandomState(MT19937) at 0x{:X}", reinterpret_cast<uintptr_t>(this));
+  }
+};
+
+}  // namespace
+
+void installNumpyRandom(Interpreter &in, ModuleObject &random) {
+  // The global state is shared by every run of the process, as numpy's is.
+  defineLegacy(in, random, StateRef(&globalState(), [](LegacyState *) {}));
+  random.scope->vars["RandomState"] = nativeWithSignature(in, "RandomState(seed=None)", [](Interpreter &in, const Bound &b) {
+    auto obj = make<RandomStateObject>();
+    obj->methods = make<ModuleObject>("RandomState");
+    defineLegacy(in, *obj->methods, std::make_shared<LegacyState>());
+    in.call(obj->methods->scope->vars["seed"], std::vector<Value>{b["seed"]});
+    return Value(obj);
   });
 }
 

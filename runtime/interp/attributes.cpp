@@ -112,6 +112,7 @@ std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string
   }
   if (auto *cls = obj.as<ClassObject>()) {
     if (name == "__name__") return str(cls->name);
+    if (name == "__module__" && !cls->module.empty()) return str(cls->module);
     if (name == "__class__") return Value(typeOf(obj));
     if (name == "__dict__") return classDict(*this, cls);
     if (name == "mro")

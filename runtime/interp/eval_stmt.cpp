@@ -362,6 +362,13 @@ Flow Evaluator::exec(const Stmt &s) {
         Value r = in.call(Value(make<BoundMethod>(cur, *m)), std::vector<Value>{rhs});
         if (!r.is(in.builtin("NotImplemented"))) inplace = r;
       }
+    } else if (Object *o = cur.obj()) {
+      // Native types with in-place operators (numpy arrays: `w -= lr * g`
+      // changes w itself, so every name bound to it sees the update).
+      if (auto m = o->getAttr(in, inplaceNames[size_t(astBinOp(a.op))])) {
+        Value r = in.call(*m, std::vector<Value>{rhs});
+        if (!r.is(in.builtin("NotImplemented"))) inplace = r;
+      }
     }
     if (inplace) {
       result = *inplace;

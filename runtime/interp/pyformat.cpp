@@ -89,6 +89,7 @@ std::string Interpreter::repr(const Value &v) {
                         : fmt::format("range({}, {}, {})", r->start, r->stop, r->step);
   if (auto *c = v.as<ClassObject>()) {
     if (auto m = metaclassMethod(*this, v, "__repr__")) return str(call(*m, {}));
+    if (!c->module.empty()) return fmt::format("<class '{}.{}'>", c->module, c->name);
     if (c->construct != nullptr || c->dict.count("__builtin__")) return fmt::format("<class '{}'>", c->name);
     return fmt::format("<class '{}.{}'>", classModule(*this, *c), classQualname(*this, *c));
   }

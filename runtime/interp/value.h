@@ -336,6 +336,10 @@ struct BoundMethod final : Object {
 
 struct ClassObject final : Object, CycleTracked {
   std::string name;
+  // The defining module of a library type (`numpy` for numpy.ndarray): its
+  // repr is then `<class 'numpy.ndarray'>`; empty for builtins and classes
+  // of the script.
+  std::string module;
   std::vector<Ref<ClassObject>> bases;
   std::vector<ClassObject *> mro;  // self first
   std::vector<std::pair<std::string, Value>> dictOrder;

@@ -152,4 +152,6 @@ Tensor Tensor::reshaped(std::vector<int64_t> shape) const {
 
 Tensor Tensor::copy() const { return reshaped(shape()); }
 
+bool Tensor::uniquelyOwned() const { return impl_.use_count() == 1; }
+
 }  // namespace tfs::runtime

@@ -56,6 +56,9 @@ public:
 
   Tensor reshaped(std::vector<int64_t> shape) const;  // same elements, new shape
   Tensor copy() const;                                // deep copy
+  // No other Tensor shares this buffer, so writing to it changes no other
+  // value (numpy's in-place writes use this to skip a copy).
+  bool uniquelyOwned() const;
 
   // Buffer identity (used by the eager tape and variable aliasing checks).
   const void *bufferId() const;

@@ -65,6 +65,11 @@ Ref<TensorObject> wrapSym(ir::Value *v, GraphScope *scope, const std::string &na
 std::optional<DType> dtypeArg(Interpreter &in, const Value &v) {
   if (v.isNone()) return std::nullopt;
   if (auto *d = v.as<DTypeObject>()) return d->dtype;
+  if (auto *d = v.as<NumpyDTypeObject>()) return d->dtype;
+  if (auto *c = v.as<ClassObject>(); c && c->module == "numpy") {
+    for (DType t : {DType::Bool, DType::Int32, DType::Int64, DType::Float32, DType::Float64, DType::String})
+      if (numpyScalarClass(t) == c) return t;
+  }
   if (auto *s = v.as<StrObject>()) {
     if (auto t = ir::parseDTypeName(s->s)) return t;
     if (s->s == "float") return DType::Float32;

@@ -179,7 +179,16 @@ const char *TensorObject::typeName() const {
   return sym ? "SymbolicTensor" : "EagerTensor";
 }
 
-ClassObject *TensorObject::cls() const { return numpy ? ndarrayClass : tensorClass; }
+ClassObject *TensorObject::cls() const {
+  if (!numpy) return tensorClass;
+  if (eager.valid() && eager.rank() == 0 && !zeroDimArray)
+    if (ClassObject *scalarType = numpyScalarClass(eager.dtype())) return scalarType;
+  return ndarrayClass;
+}
+
+TensorObject::~TensorObject() {
+  if (view) std::erase(view->base->views, this);
+}
 
 bool TensorObject::setAttr(Interpreter &, const std::string &name, const Value &v) {
   if (name == "_keras_mask") kerasMask = v;
@@ -192,6 +201,7 @@ std::optional<Value> TensorObject::getAttr(Interpreter &in, const std::string &n
   Ref<TensorObject> self(this);
   if (name == "_keras_mask") return kerasMask.isNone() ? std::nullopt : std::optional<Value>(kerasMask);
   if (name == "_keras_logits") return kerasLogits.isNone() ? std::nullopt : std::optional<Value>(kerasLogits);
+  if (numpy && ndarrayHooks().getAttr) return ndarrayHooks().getAttr(in, *this, name);
   // Python's abs(t) (tf.abs; numpy's absolute for ndarrays).
   if (name == "__abs__")
     return in.native(name, [self](Interpreter &in, Args, const Kwargs &) -> Value {
@@ -207,7 +217,7 @@ std::optional<Value> TensorObject::getAttr(Interpreter &in, const std::string &n
     return Value(make<TensorShapeObject>(shape()));
   }
   if (name == "dtype") {
-    if (numpy) return in.str(ir::dtypeName(dtype()));
+    if (numpy) return numpyDTypeValue(dtype());
     return dtypeValue(dtype());
   }
   if (name == "ndim") return Value::integer(int64_t(shape().rank()));
@@ -263,6 +273,8 @@ std::optional<Value> TensorObject::binary(Interpreter &in, BinOp op, const Value
   Value self(Ref<Object>(this));
   if (other.as<TensorObject>() && !other.as<TensorObject>()->numpy && numpy) return std::nullopt;  // tensor wins
   bool np = numpy && (!other.as<TensorObject>() || other.as<TensorObject>()->numpy) && !other.as<VariableObject>();
+  if (np && ndarrayHooks().binary)
+    return reflected ? ndarrayHooks().binary(in, op, other, self) : ndarrayHooks().binary(in, op, self, other);
   if (!np && !(other.isInt() || other.isFloat() || other.isBool() || other.as<TensorObject>() ||
                other.as<VariableObject>() || other.as<ListObject>() || other.as<TupleObject>()))
     return std::nullopt;
@@ -270,6 +282,9 @@ std::optional<Value> TensorObject::binary(Interpreter &in, BinOp op, const Value
 }
 
 std::optional<Value> TensorObject::compare(Interpreter &in, CmpOp op, const Value &other) {
+  if (numpy && ndarrayHooks().compare && !other.as<VariableObject>() &&
+      (!other.as<TensorObject>() || other.as<TensorObject>()->numpy))
+    return ndarrayHooks().compare(in, op, Value(Ref<Object>(this)), other);
   if (!(other.isInt() || other.isFloat() || other.isBool() || other.as<TensorObject>() || other.as<VariableObject>() ||
         other.as<ListObject>() || other.as<TupleObject>()))
     return std::nullopt;
@@ -300,6 +315,7 @@ std::optional<Value> TensorObject::compare(Interpreter &in, CmpOp op, const Valu
 
 std::optional<Value> TensorObject::unary(Interpreter &in, UnaryOp op) {
   Ref<TensorObject> self(this);
+  if (numpy && ndarrayHooks().unary) return ndarrayHooks().unary(in, op, Value(self));
   if (op == UnaryOp::Neg) {
     if (numpy) return wrap(numpyKernel(in, OpKind::Neg, {eager}, {}), true);
     return Value(callOp1(in, OpKind::Neg, {self}, {}, "Neg"));
@@ -337,7 +353,13 @@ std::optional<Value> TensorObject::iter(Interpreter &in) {
   return in.iter(in.list(rows));
 }
 
+bool TensorObject::setItem(Interpreter &in, const Value &key, const Value &v) {
+  if (numpy && ndarrayHooks().setItem) return ndarrayHooks().setItem(in, *this, key, v);
+  return false;
+}
+
 std::optional<Value> TensorObject::getItem(Interpreter &in, const Value &key) {
+  if (numpy && ndarrayHooks().getItem) return ndarrayHooks().getItem(in, *this, key);
   // strided_slice from Python indices (TF's _slice_helper): an int or a
   // scalar integer tensor selects (shrink), a slice's bounds may be tensors,
   // None adds an axis, Ellipsis spans the rest. Bounds known while tracing

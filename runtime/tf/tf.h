@@ -24,6 +24,7 @@ namespace tfs::runtime::tf {
 using ir::DType;
 
 struct VariableObject;
+struct TfContext;
 
 struct TensorObject final : Object {
   Tensor eager;                 // valid when not symbolic
@@ -41,8 +42,23 @@ struct TensorObject final : Object {
   // None when absent.
   Value kerasMask, kerasLogits;
   int64_t id;
+  // A numpy view (a[0], a[:, 1:], a.T, a.reshape(...)) shares the elements
+  // of `base`, a root array (never itself a view): element i of the view is
+  // base element offset + sum(index_d * strides[d]). `eager` holds a copy of
+  // them that every write to the root refreshes (lib/numpy/ndarray_view.cpp),
+  // so readers of `eager` always see the current values; `views` lists a
+  // root's live views.
+  struct View {
+    Ref<TensorObject> base;
+    int64_t offset = 0;
+    std::vector<int64_t> strides;  // in elements; 0 for a broadcast axis
+    bool writeable = true;
+  };
+  std::unique_ptr<View> view;
+  std::vector<TensorObject *> views;
 
   TensorObject();
+  ~TensorObject() override;
   bool symbolic() const { return sym != nullptr; }
   // TF's tensor name: "mul:0", "split:1".
   std::string tensorName() const { return name.find(':') == std::string::npos ? name + ":0" : name; }
@@ -60,6 +76,7 @@ struct TensorObject final : Object {
   std::optional<int64_t> length(Interpreter &) override;
   std::optional<Value> iter(Interpreter &) override;
   std::optional<Value> getItem(Interpreter &, const Value &) override;
+  bool setItem(Interpreter &, const Value &, const Value &) override;
   std::optional<std::string> repr(Interpreter &) override;
   std::optional<std::string> str(Interpreter &) override;
   std::optional<std::string> format(Interpreter &, const std::string &) override;
@@ -67,6 +84,51 @@ struct TensorObject final : Object {
   std::optional<double> toFloat(Interpreter &) override;
   std::optional<int64_t> hash(Interpreter &) override;
 };
+
+// What the numpy library (lib/numpy) adds to ndarrays: their attributes and
+// methods, numpy indexing (views, boolean masks, fancy indices) and
+// assignment through indices. Registered once at startup; the engine's
+// TensorObject asks these first for numpy arrays.
+struct NdarrayHooks {
+  std::optional<Value> (*getAttr)(Interpreter &, TensorObject &, const std::string &) = nullptr;
+  std::optional<Value> (*getItem)(Interpreter &, TensorObject &, const Value &) = nullptr;
+  bool (*setItem)(Interpreter &, TensorObject &, const Value &, const Value &) = nullptr;
+  // Operators where an ndarray meets an ndarray or a Python value.
+  std::optional<Value> (*binary)(Interpreter &, BinOp, const Value &, const Value &) = nullptr;
+  std::optional<Value> (*compare)(Interpreter &, CmpOp, const Value &, const Value &) = nullptr;
+  std::optional<Value> (*unary)(Interpreter &, UnaryOp, const Value &) = nullptr;
+};
+void setNdarrayHooks(const NdarrayHooks &hooks);
+const NdarrayHooks &ndarrayHooks();
+
+// np.dtype('float32'): numpy's dtype object (`a.dtype`). Prints `float32`,
+// repr `dtype('float32')`; equal to the same dtype given as a scalar type
+// (np.float32), a name ('float32', 'f4') or another dtype object.
+struct NumpyDTypeObject : Object {
+  DType dtype;
+  explicit NumpyDTypeObject(DType t) : dtype(t) {}
+  const char *typeName() const override { return "dtype"; }
+  std::optional<Value> getAttr(Interpreter &, const std::string &) override;
+  std::optional<Value> compare(Interpreter &, CmpOp, const Value &) override;
+  std::optional<std::string> repr(Interpreter &) override;
+  std::optional<std::string> str(Interpreter &) override;
+  std::optional<int64_t> hash(Interpreter &) override { return int64_t(dtype) + 8888; }
+};
+Value numpyDTypeValue(DType t);
+// numpy's name of a dtype: "float64", "int32", "bool" ("bytes" for strings).
+std::string numpyDTypeName(DType t);
+// numpy's dtype for a name or type code: "float32", "f4", "<f8", "float",
+// "int", "i8", "bool", "?", "d", ... (nullopt when it is none of these).
+std::optional<DType> parseNumpyDTypeName(std::string_view name);
+// The numpy scalar type of a dtype (np.float32, np.int64, np.bool_: classes
+// of this run, module "numpy"), and the abstract ones by name ("floating",
+// "integer", "number", "generic", ...); null before installTensorClasses.
+ClassObject *numpyScalarClass(DType t);
+ClassObject *numpyAbstractClass(const std::string &name);
+// Makes this run's numpy classes (from installTensorClasses) / forgets them
+// when the run's TfContext goes.
+void installNumpyTypes(Interpreter &in, TfContext &c);
+void forgetNumpyTypes(TfContext &c);
 
 struct VariableObject final : Object {
   std::string name;  // "scope/name:0"
@@ -163,6 +225,8 @@ struct TfContext {
   std::unordered_map<std::string, Ref<VariableObject>> v1Variables;  // get_variable store
   // The classes of tf.Tensor, tf.Variable and np.ndarray (installTensorClasses).
   Ref<ClassObject> tensorClass, variableClass, ndarrayClass;
+  // numpy's scalar types (np.float32, ...) and their abstract bases.
+  std::vector<Ref<ClassObject>> numpyTypes;
   ~TfContext();
   // AutoGraph conversions by source function. Per run, not process-wide: the
   // key is the AST node's address, which a later run (the fuzzer runs many

@@ -145,7 +145,9 @@ void installTensorClasses(Interpreter &in) {
   });
   variableClass = c.variableClass.get();
   tensorClass = c.tensorClass.get();
+  c.ndarrayClass->module = "numpy";
   ndarrayClass = c.ndarrayClass.get();
+  installNumpyTypes(in, c);
 }
 
 TfContext::~TfContext() {
@@ -154,6 +156,7 @@ TfContext::~TfContext() {
   if (g::variableClass == variableClass.get()) g::variableClass = nullptr;
   if (g::tensorClass == tensorClass.get()) g::tensorClass = nullptr;
   if (g::ndarrayClass == ndarrayClass.get()) g::ndarrayClass = nullptr;
+  forgetNumpyTypes(*this);
 }
 
 ClassObject *VariableObject::cls() const { return variableClass; }

@@ -1,0 +1,322 @@
+// numpy's conversion, promotion and shape rules (see ndarray.h).
+#include "lib/numpy/ndarray.h"
+
+#include "runtime/tensor/allocator.h"
+
+#include <fmt/format.h>
+
+namespace tfs::runtime::tf::numpy {
+
+namespace {
+// numpy's kind order for value-based casting: b < i < f < S.
+int kindOf(DType d) {
+  if (d == DType::Bool) return 0;
+  if (ir::isInteger(d)) return 1;
+  if (ir::isFloating(d)) return 2;
+  return 3;
+}
+int promotionRank(DType d) {
+  switch (d) {
+  case DType::Bool: return 0;
+  case DType::Int32: return 1;
+  case DType::Int64: return 2;
+  case DType::Float32: return 3;
+  case DType::Float64: return 4;
+  case DType::String: return 5;
+  }
+  return 5;
+}
+}  // namespace
+
+DType promoteTypes(DType a, DType b) {
+  if (a == b) return a;
+  if (ir::isFloating(a) != ir::isFloating(b) && (ir::isFloating(a) || ir::isFloating(b)) && a != DType::String &&
+      b != DType::String) {
+    DType f = ir::isFloating(a) ? a : b, other = ir::isFloating(a) ? b : a;
+    // float32 cannot hold every int32/int64: numpy goes to float64.
+    if (f == DType::Float32 && ir::isInteger(other)) return DType::Float64;
+    return f;
+  }
+  return promotionRank(a) > promotionRank(b) ? a : b;
+}
+
+DType resultType(Interpreter &in, const std::vector<Value> &operands) {
+  struct Operand {
+    DType dtype;
+    bool scalar;
+    bool python;
+    int64_t intValue = 0;
+  };
+  std::vector<Operand> ops;
+  for (const Value &v : operands) {
+    if (v.isBool()) ops.push_back({DType::Bool, true, true});
+    else if (v.isInt()) ops.push_back({DType::Int64, true, true, v.asInt()});
+    else if (v.isFloat()) ops.push_back({DType::Float64, true, true});
+    else if (auto *t = v.as<TensorObject>(); t && !t->symbolic())
+      ops.push_back({t->eager.dtype(), t->eager.rank() == 0, false});
+    else {
+      Tensor x = asTensor(in, v);
+      ops.push_back({x.dtype(), x.rank() == 0, false});
+    }
+  }
+  bool anyArray = false;
+  int arrayKind = -1;
+  DType base = DType::Bool;
+  for (const auto &o : ops) {
+    if (o.scalar) continue;
+    base = anyArray ? promoteTypes(base, o.dtype) : o.dtype;
+    anyArray = true;
+    arrayKind = std::max(arrayKind, kindOf(o.dtype));
+  }
+  if (!anyArray) {
+    DType d = ops.empty() ? DType::Float64 : ops[0].dtype;
+    for (const auto &o : ops) d = promoteTypes(d, o.dtype);
+    return d;
+  }
+  for (const auto &o : ops) {
+    if (!o.scalar) continue;
+    int k = kindOf(o.dtype);
+    if (k > arrayKind) {
+      base = promoteTypes(base, o.dtype);
+    } else if (k == 1 && arrayKind == 1 && o.python && base == DType::Int32 &&
+               (o.intValue > INT32_MAX || o.intValue < INT32_MIN)) {
+      base = DType::Int64;  // the value does not fit the array's type
+    }
+  }
+  return base;
+}
+
+bool canCastSameKind(DType from, DType to) {
+  if (from == to) return true;
+  if (to == DType::String || from == DType::String) return false;
+  return kindOf(from) <= kindOf(to);
+}
+
+// --- conversions -----------------------------------------------------------------
+
+TensorObject *ndarrayOf(const Value &v) {
+  auto *t = v.as<TensorObject>();
+  return t && t->numpy && !t->symbolic() ? t : nullptr;
+}
+
+Tensor asTensor(Interpreter &in, const Value &v, std::optional<DType> dtype) {
+  Tensor t;
+  if (auto *o = v.as<TensorObject>()) {
+    if (o->symbolic())
+      in.raise("NotImplementedError",
+               fmt::format("Cannot convert a symbolic tf.Tensor ({}) to a numpy array.", o->tensorName()));
+    t = o->eager;
+  } else if (auto *var = v.as<VariableObject>()) {
+    t = *var->value;
+  } else if (v.isNone()) {
+    in.raise("TypeError", "tfs: None (numpy's object arrays) is not supported by tfs");
+  } else {
+    if (dtype && *dtype != DType::String) {
+      // Python floats into an int array truncate (numpy's unsafe cast).
+      Tensor inferred = tensorFromPython(in, v, std::nullopt, true);
+      return inferred.dtype() == *dtype ? inferred : cast(inferred, *dtype);
+    }
+    t = tensorFromPython(in, v, dtype, true);
+  }
+  if (dtype && *dtype != t.dtype()) {
+    if ((*dtype == DType::String) != (t.dtype() == DType::String))
+      in.raise("ValueError", fmt::format("could not convert array of {} to {}", numpyDTypeName(t.dtype()),
+                                         numpyDTypeName(*dtype)));
+    t = cast(t, *dtype);
+  }
+  return t;
+}
+
+std::optional<DType> dtypeParam(Interpreter &in, const Value &v) {
+  if (v.isNone()) return std::nullopt;
+  if (auto *s = v.as<StrObject>()) {
+    if (auto d = parseNumpyDTypeName(s->s)) return d;
+    in.raise("TypeError", fmt::format("data type {} not understood", in.repr(v)));
+  }
+  if (auto *c = v.as<ClassObject>(); c && c->module.empty()) {
+    // Python's types stand for numpy's defaults.
+    if (c->name == "float") return DType::Float64;
+    if (c->name == "int") return DType::Int64;
+    if (c->name == "bool") return DType::Bool;
+    if (c->name == "str" || c->name == "bytes") return DType::String;
+  }
+  return dtypeArg(in, v);
+}
+
+Value newArray(Tensor t) {
+  Value v = wrap(std::move(t), true);
+  v.as<TensorObject>()->zeroDimArray = true;
+  return v;
+}
+
+Value scalarOrArray(Tensor t) { return t.rank() == 0 ? wrap(std::move(t), true) : newArray(std::move(t)); }
+
+Tensor cast(const Tensor &t, DType d) {
+  if (t.dtype() == d) return t;
+  return runKernel(ir::OpKind::Cast, std::vector<Tensor>{t}, ir::Attrs{{"dtype", d}})[0];
+}
+
+// --- shapes and axes -----------------------------------------------------------------
+
+Shape cStrides(const Shape &shape) {
+  Shape s(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;) s[d - 1] = s[d] * shape[d];
+  return s;
+}
+
+int64_t elementCount(const Shape &shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+int64_t checkedCount(Interpreter &in, const Shape &shape, DType d) {
+  int64_t n = 1, bytes = 0;
+  bool tooLarge = false;
+  for (int64_t x : shape) tooLarge |= x < 0 || __builtin_mul_overflow(n, x, &n);
+  tooLarge |= __builtin_mul_overflow(n, int64_t(ir::dtypeSize(d)), &bytes);
+  int64_t limit = memoryLimit();
+  if (tooLarge || (limit > 0 && bytes > limit))
+    in.raise("MemoryError", fmt::format("Unable to allocate an array with shape {} and data type {}", shapeText(shape),
+                                        numpyDTypeName(d)));
+  return n;
+}
+
+std::string shapeText(const Shape &shape) {
+  if (shape.size() == 1) return fmt::format("({},)", shape[0]);
+  return fmt::format("({})", fmt::join(shape, ", "));
+}
+
+Shape shapeParam(Interpreter &in, const Value &v) {
+  Shape s;
+  if (v.as<ListObject>() || v.as<TupleObject>() || ndarrayOf(v)) {
+    for (const Value &d : in.toList(v)) s.push_back(in.toIndex(d));
+  } else {
+    s.push_back(in.toIndex(v));
+  }
+  for (int64_t d : s)
+    if (d < 0) in.raise("ValueError", "negative dimensions are not allowed");
+  return s;
+}
+
+Ref<ClassObject> axisErrorClass(Interpreter &in) {
+  // numpy.AxisError is both a ValueError and an IndexError.
+  if (auto it = in.builtins()->vars.find("AxisError"); it != in.builtins()->vars.end())
+    if (auto *c = it->second.as<ClassObject>()) return Ref<ClassObject>(c);
+  Ref<ClassObject> c = in.newExceptionClass("AxisError", "ValueError");
+  c->module = "numpy";
+  Ref<ClassObject> indexError = in.exceptionClass("IndexError");
+  auto at = std::find(c->mro.begin(), c->mro.end(), in.exceptionClass("Exception").get());
+  c->mro.insert(at, indexError.get());
+  c->bases.push_back(indexError);
+  return c;
+}
+
+void raiseAxisError(Interpreter &in, int64_t axis, int64_t ndim) {
+  in.raiseValue(in.newException(axisErrorClass(in), fmt::format("axis {} is out of bounds for array of dimension {}",
+                                                                 axis, ndim)));
+}
+
+int64_t normalizeAxis(Interpreter &in, int64_t axis, int64_t ndim) {
+  if (axis < -ndim || axis >= ndim) raiseAxisError(in, axis, ndim);
+  return axis < 0 ? axis + ndim : axis;
+}
+
+std::vector<bool> axisMask(Interpreter &in, const Value &axis, size_t ndim) {
+  std::vector<bool> mask(ndim, axis.isNone());
+  if (axis.isNone()) return mask;
+  std::vector<Value> items = axis.as<TupleObject>() || axis.as<ListObject>() ? in.toList(axis) : std::vector<Value>{axis};
+  for (const Value &a : items) {
+    if (a.isFloat()) in.raise("TypeError", "'float' object cannot be interpreted as an integer");
+    int64_t d = normalizeAxis(in, in.toIndex(a), int64_t(ndim));
+    if (mask[size_t(d)]) in.raise("ValueError", "duplicate value in 'axis'");
+    mask[size_t(d)] = true;
+  }
+  return mask;
+}
+
+Shape broadcastShapes(Interpreter &in, const std::vector<Shape> &shapes) {
+  size_t rank = 0;
+  for (const auto &s : shapes) rank = std::max(rank, s.size());
+  Shape out(rank, 1);
+  for (const auto &s : shapes) {
+    for (size_t i = 0; i < s.size(); ++i) {
+      int64_t &o = out[rank - s.size() + i];
+      int64_t d = s[i];
+      if (d == o || d == 1) continue;
+      if (o == 1) {
+        o = d;
+        continue;
+      }
+      std::string text;
+      for (const auto &t : shapes) text += shapeText(t) + " ";
+      in.raise("ValueError", "operands could not be broadcast together with shapes " + text);
+    }
+  }
+  return out;
+}
+
+// --- moving elements -----------------------------------------------------------------
+
+Tensor gather(const Tensor &src, const Shape &shape, const std::vector<int64_t> &flat) {
+  Tensor out = Tensor::empty(src.dtype(), shape);
+  // An internal invariant, checked because a miscomputed position would
+  // read (and for strings, free) memory that is not an element.
+  bool inRange = int64_t(flat.size()) == out.numElements();
+  for (int64_t p : flat) inRange &= p >= 0 && p < src.numElements();
+  if (!inRange) throw ir::OpError{"InternalError", "tfs: internal error: element position out of range"};
+  visitDType(src.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *s = src.data<T>();
+    T *o = out.data<T>();
+    for (size_t i = 0; i < flat.size(); ++i) o[i] = s[flat[i]];
+  });
+  return out;
+}
+
+std::vector<int64_t> stridedPositions(const Shape &shape, int64_t offset, const Shape &strides) {
+  int64_t n = elementCount(shape);
+  std::vector<int64_t> pos(size_t(std::max<int64_t>(n, 0)));
+  if (n == 0) return pos;
+  std::vector<int64_t> idx(shape.size(), 0);
+  int64_t cur = offset;
+  for (int64_t k = 0; k < n; ++k) {
+    pos[size_t(k)] = cur;
+    for (size_t d = shape.size(); d-- > 0;) {
+      if (++idx[d] < shape[d]) {
+        cur += strides[d];
+        break;
+      }
+      cur -= strides[d] * (shape[d] - 1);
+      idx[d] = 0;
+    }
+  }
+  return pos;
+}
+
+Tensor broadcastTo(const Tensor &src, const Shape &shape) {
+  if (src.shape() == shape) return src;
+  bool ok = src.rank() <= shape.size();
+  for (size_t i = 0; ok && i < src.rank(); ++i) {
+    int64_t d = src.shape()[src.rank() - 1 - i];
+    ok = d == 1 || d == shape[shape.size() - 1 - i];
+  }
+  if (!ok)  // a caller's bug would otherwise read out of bounds
+    throw ir::OpError{"ValueError", fmt::format("could not broadcast input array from shape {} into shape {}",
+                                                shapeText(src.shape()), shapeText(shape))};
+  Shape srcStrides = cStrides(src.shape()), strides(shape.size(), 0);
+  size_t lead = shape.size() - src.rank();
+  for (size_t i = 0; i < src.rank(); ++i) strides[lead + i] = src.shape()[i] == 1 ? 0 : srcStrides[i];
+  return gather(src, shape, stridedPositions(shape, 0, strides));
+}
+
+Tensor transposed(const Tensor &src, const std::vector<int64_t> &perm) {
+  Shape srcStrides = cStrides(src.shape()), shape, strides;
+  for (int64_t p : perm) {
+    shape.push_back(src.shape()[size_t(p)]);
+    strides.push_back(srcStrides[size_t(p)]);
+  }
+  return gather(src, shape, stridedPositions(shape, 0, strides));
+}
+
+}  // namespace tfs::runtime::tf::numpy

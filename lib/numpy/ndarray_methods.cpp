@@ -1,0 +1,232 @@
+// ndarray attributes and methods (the engine's getAttr hook for numpy
+// arrays): shape, dtype, T, ... and reshape, astype, sum, sort, fill, ...
+//
+// Methods that are numpy functions with the array first (a.sum(axis=0) is
+// np.sum(a, axis=0)) bind their arguments to the function's own signature
+// with the array in front; the others have their own signature here, with
+// numpy's parameter names.
+#include "lib/numpy/np_shape.h"
+#include "lib/numpy/ufunc.h"
+
+#include <fmt/format.h>
+#include <map>
+#include <memory>
+
+namespace tfs::runtime::tf::numpy {
+
+Tensor sortedAlong(Interpreter &in, const Tensor &x, int64_t axis, bool stable);
+
+namespace {
+
+// Methods spelled exactly like the numpy function of the same name.
+constexpr const char *kFunctionMethods[] = {
+    "sum", "prod", "mean", "std", "var", "max", "min", "argmax", "argmin", "all", "any", "cumsum", "cumprod",
+    "ptp", "argsort", "nonzero", "swapaxes", "repeat", "take", "trace", "searchsorted", "round",
+};
+
+Value tolist(Interpreter &in, const Tensor &t) {
+  std::function<Value(size_t, int64_t)> rec = [&](size_t axis, int64_t base) -> Value {
+    if (axis == t.rank()) {
+      switch (t.dtype()) {
+      case DType::Float32: case DType::Float64: return Value::real(t.elementAsDouble(base));
+      case DType::Bool: return Value::boolean(t.data<bool>()[base]);
+      case DType::String: return Value(make<BytesObject>(t.data<std::string>()[base]));
+      default: return Value::integer(t.elementAsInt(base));
+      }
+    }
+    int64_t stride = 1;
+    for (size_t d = axis + 1; d < t.rank(); ++d) stride *= t.shape()[d];
+    std::vector<Value> items;
+    for (int64_t i = 0; i < t.shape()[axis]; ++i) items.push_back(rec(axis + 1, base + i * stride));
+    return in.list(items);
+  };
+  return rec(0, 0);
+}
+
+// Shape arguments given either as one tuple or spread: a.reshape(2, 3).
+Value spreadOrSingle(Interpreter &in, const std::vector<Value> &args) {
+  if (args.size() == 1) return args[0];
+  return in.tuple(args);
+}
+
+using Method = std::function<Value(Interpreter &, TensorObject &, const Bound &)>;
+struct MethodDef {
+  const char *signature;
+  Method fn;
+};
+
+std::vector<MethodDef> ownMethods() {
+  std::vector<MethodDef> m;
+  m.push_back({"reshape(*shape, order='C')", [](Interpreter &in, TensorObject &a, const Bound &b) {
+                 if (b.varArgs().empty()) in.raise("TypeError", "reshape() takes exactly 1 argument (0 given)");
+                 return reshapeArray(in, Value(Ref<Object>(&a)), spreadOrSingle(in, b.varArgs()), b["order"]);
+               }});
+  m.push_back({"transpose(*axes)", [](Interpreter &in, TensorObject &a, const Bound &b) {
+                 Value axes;
+                 if (b.varArgs().size() == 1 && !b.varArgs()[0].isNone()) axes = b.varArgs()[0];
+                 else if (b.varArgs().size() > 1) axes = in.tuple(b.varArgs());
+                 if (axes.isInt()) axes = in.tuple({axes});
+                 return transposeArray(in, Value(Ref<Object>(&a)), axes);
+               }});
+  m.push_back({"flatten(order='C')", [](Interpreter &in, TensorObject &a, const Bound &b) {
+                 std::string o = in.str(b["order"]);
+                 Tensor t = a.eager;
+                 if (o == "F") t = transposed(t, [&] {
+                   std::vector<int64_t> p(t.rank());
+                   for (size_t i = 0; i < p.size(); ++i) p[i] = int64_t(p.size() - 1 - i);
+                   return p;
+                 }());
+                 else if (o != "C" && o != "A" && o != "K")
+                   in.raise("ValueError", "order must be one of 'C', 'F', 'A', or 'K' (got '" + o + "')");
+                 return newArray(t.reshaped({t.numElements()}));
+               }});
+  m.push_back({"ravel(order='C')", [](Interpreter &in, TensorObject &a, const Bound &b) {
+                 return ravelArray(in, Value(Ref<Object>(&a)), b["order"]);
+               }});
+  m.push_back({"squeeze(axis=None)", [](Interpreter &in, TensorObject &a, const Bound &b) {
+                 return squeezeArray(in, Value(Ref<Object>(&a)), b["axis"]);
+               }});
+  m.push_back({"copy(order='C')", [](Interpreter &in, TensorObject &a, const Bound &) { return newArray(a.eager.copy()); }});
+  m.push_back({"astype(dtype, order='K', casting=!'unsafe', subok=!True, copy=True)",
+               [](Interpreter &in, TensorObject &a, const Bound &b) {
+                 DType d = dtypeParam(in, b["dtype"]).value_or(DType::Float64);
+                 if (d == a.eager.dtype() && !in.truth(b["copy"])) return Value(Ref<Object>(&a));
+                 if ((d == DType::String) != (a.eager.dtype() == DType::String))
+                   in.raise("NotImplementedError", "astype() between strings and numbers is not supported by tfs");
+                 Tensor t = d == a.eager.dtype() ? a.eager.copy() : cast(a.eager, d);
+                 return a.eager.rank() == 0 && !a.zeroDimArray ? wrap(t, true) : newArray(t);
+               }});
+  m.push_back({"tolist()", [](Interpreter &in, TensorObject &a, const Bound &) { return tolist(in, a.eager); }});
+  m.push_back({"item(*args)", [](Interpreter &in, TensorObject &a, const Bound &b) {
+                 const Tensor &t = a.eager;
+                 int64_t flat = 0;
+                 if (b.varArgs().empty()) {
+                   if (t.numElements() != 1)
+                     in.raise("ValueError", "can only convert an array of size 1 to a Python scalar");
+                 } else if (b.varArgs().size() == 1) {
+                   flat = in.toIndex(b.varArgs()[0]);
+                   if (flat < -t.numElements() || flat >= t.numElements())
+                     in.raise("IndexError", "index " + std::to_string(flat) + " is out of bounds for size " +
+                                                std::to_string(t.numElements()));
+                   if (flat < 0) flat += t.numElements();
+                 } else {
+                   if (b.varArgs().size() != t.rank()) in.raise("ValueError", "incorrect number of indices for array");
+                   Shape cs = cStrides(t.shape());
+                   for (size_t d = 0; d < t.rank(); ++d) {
+                     int64_t i = in.toIndex(b.varArgs()[d]);
+                     if (i < -t.shape()[d] || i >= t.shape()[d]) in.raise("IndexError", "index out of bounds");
+                     flat += (i < 0 ? i + t.shape()[d] : i) * cs[d];
+                   }
+                 }
+                 return tolist(in, gather(t, {}, {flat}));
+               }});
+  m.push_back({"fill(value)", [](Interpreter &in, TensorObject &a, const Bound &b) {
+                 assignAll(in, a, asTensor(in, b["value"]));
+                 return Value();
+               }});
+  m.push_back({"sort(axis=-1, kind=None, order=!None)", [](Interpreter &in, TensorObject &a, const Bound &b) {
+                 if (a.eager.rank() == 0) raiseAxisError(in, -1, 0);
+                 int64_t axis = normalizeAxis(in, in.toIndex(b["axis"]), int64_t(a.eager.rank()));
+                 std::string kind = b.isNone("kind") ? "quicksort" : in.str(b["kind"]);
+                 assignAll(in, a, sortedAlong(in, a.eager, axis, kind == "stable" || kind == "mergesort"));
+                 return Value();
+               }});
+  m.push_back({"dot(b, out=None)", [](Interpreter &in, TensorObject &a, const Bound &b) {
+                 return storeOut(in, b["out"], asTensor(in, dotValues(in, Value(Ref<Object>(&a)), b["b"])), "dot");
+               }});
+  m.push_back({"clip(min=None, max=None, out=None, **kwargs)", [](Interpreter &in, TensorObject &a, const Bound &b) {
+                 const Def *clip = findFunction("clip");
+                 Value f = nativeWithSignature(in, clip->signature, clip->fn);
+                 return in.call(f, std::vector<Value>{Value(Ref<Object>(&a)), b["min"], b["max"], b["out"]});
+               }});
+  m.push_back({"conj()", [](Interpreter &, TensorObject &a, const Bound &) { return Value(Ref<Object>(&a)); }});
+  m.push_back({"view(dtype=!None, type=!None)",
+               [](Interpreter &in, TensorObject &a, const Bound &) {
+                 Layout l = layoutOf(a);
+                 return makeView(a, a.eager.shape(), l.offset, l.strides);
+               }});
+  m.push_back({"tobytes(order=!'C')", [](Interpreter &in, TensorObject &a, const Bound &) {
+                 if (a.eager.dtype() == DType::String) in.raise("NotImplementedError", "tobytes() of a string array is not supported by tfs");
+                 return Value(make<BytesObject>(std::string(static_cast<const char *>(a.eager.rawData()), a.eager.byteSize())));
+               }});
+  return m;
+}
+
+struct BoundMethodTable {
+  std::map<std::string, std::pair<std::shared_ptr<Signature>, Method>> own;
+  std::map<std::string, std::pair<std::shared_ptr<Signature>, SignedFn>> functions;
+};
+
+const BoundMethodTable &methodTable() {
+  static const BoundMethodTable table = [] {
+    BoundMethodTable t;
+    for (auto &m : ownMethods()) {
+      auto sig = std::make_shared<Signature>(m.signature);
+      t.own[sig->name()] = {sig, m.fn};
+    }
+    for (const char *name : kFunctionMethods) {
+      const Def *d = findFunction(name);
+      t.functions[name] = {std::make_shared<Signature>(d->signature), d->fn};
+    }
+    return t;
+  }();
+  return table;
+}
+
+const char *const kInplaceNames[] = {"__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__", "__imod__",
+                                     "__ipow__", "__imatmul__", "__ilshift__", "__irshift__", "__iand__", "__ior__",
+                                     "__ixor__"};
+const BinOp kInplaceOps[] = {BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div, BinOp::FloorDiv, BinOp::Mod, BinOp::Pow,
+                             BinOp::MatMul, BinOp::LShift, BinOp::RShift, BinOp::And, BinOp::Or, BinOp::Xor};
+
+}  // namespace
+
+std::optional<Value> ndarrayAttribute(Interpreter &in, TensorObject &a, const std::string &name) {
+  Ref<TensorObject> self(&a);
+  const Tensor &t = a.eager;
+  if (name == "shape") {
+    std::vector<Value> dims;
+    for (int64_t d : t.shape()) dims.push_back(Value::integer(d));
+    return in.tuple(dims);
+  }
+  if (name == "dtype") return numpyDTypeValue(t.dtype());
+  if (name == "ndim") return Value::integer(int64_t(t.rank()));
+  if (name == "size") return Value::integer(t.numElements());
+  if (name == "itemsize") return Value::integer(int64_t(t.dtype() == DType::String ? 0 : ir::dtypeSize(t.dtype())));
+  if (name == "nbytes") return Value::integer(t.dtype() == DType::String ? 0 : int64_t(t.byteSize()));
+  if (name == "T") return transposeArray(in, Value(self), Value());
+  if (name == "real") return Value(self);
+  if (name == "flat") return newArray(t.reshaped({t.numElements()}));
+  if (name == "base") return a.view ? Value(a.view->base) : Value();
+  if (name == "__abs__")
+    return in.native(name, [self](Interpreter &in, Args, const Kwargs &) {
+      return scalarOrArray(applyUnary(in, Unary::Absolute, Value(self)));
+    });
+  if (name == "__array__")
+    return in.native(name, [self](Interpreter &, Args, const Kwargs &) { return Value(self); });
+  for (size_t i = 0; i < std::size(kInplaceNames); ++i)
+    if (name == kInplaceNames[i]) {
+      BinOp op = kInplaceOps[i];
+      return in.native(name, [self, op](Interpreter &in, Args args, const Kwargs &) {
+        return ndarrayInplace(in, *self, op, args[0]);
+      });
+    }
+  const BoundMethodTable &table = methodTable();
+  if (auto it = table.own.find(name); it != table.own.end()) {
+    auto entry = it->second;
+    return in.native(name, [self, entry](Interpreter &in, Args args, const Kwargs &kw) {
+      return entry.second(in, *self, entry.first->bind(in, args, kw));
+    });
+  }
+  if (auto it = table.functions.find(name); it != table.functions.end()) {
+    auto entry = it->second;
+    return in.native(name, [self, entry](Interpreter &in, Args args, const Kwargs &kw) {
+      std::vector<Value> all{Value(self)};
+      all.insert(all.end(), args.begin(), args.end());
+      return entry.second(in, entry.first->bind(in, all, kw));
+    });
+  }
+  in.raise("AttributeError", fmt::format("'numpy.ndarray' object has no attribute '{}'", name));
+}
+
+}  // namespace tfs::runtime::tf::numpy

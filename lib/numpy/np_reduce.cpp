@@ -1,0 +1,364 @@
+// numpy's reductions: sum, prod, mean, std, var, max, min, argmax, argmin,
+// all, any, ptp, cumsum, cumprod, count_nonzero, average, and the nan*
+// variants, with numpy's axis / keepdims / dtype / out / initial arguments
+// and result dtypes (ints sum as int64, means of ints are float64, float32
+// stays float32). mean/var/std follow numpy's _methods.py step by step
+// (sum, then divide; var sums the squared deviations) so the floats match.
+#include "lib/numpy/reduce_engine.h"
+
+#include <cmath>
+#include <fmt/format.h>
+
+namespace tfs::runtime::tf::numpy {
+
+namespace {
+
+struct Input {
+  Tensor t;
+  Shape mem;  // memory strides (the walk order)
+};
+
+Input input(Interpreter &in, const Value &v) {
+  Input r{asTensor(in, v), {}};
+  if (auto *a = ndarrayOf(v); a && a->view) r.mem = a->view->strides;
+  else r.mem = cStrides(r.t.shape());
+  return r;
+}
+
+DType sumDType(Interpreter &in, DType d) {
+  if (d == DType::String) in.raise("TypeError", "cannot perform reduce with flexible type");
+  return d == DType::Bool || d == DType::Int32 ? DType::Int64 : d;
+}
+
+int64_t reducedCount(const Shape &shape, const std::vector<bool> &mask) {
+  int64_t n = 1;
+  for (size_t i = 0; i < shape.size(); ++i)
+    if (mask[i]) n *= shape[i];
+  return n;
+}
+
+std::optional<double> initialParam(Interpreter &in, const Bound &a) {
+  if (a.isNone("initial")) return std::nullopt;
+  return in.toFloat(a["initial"]);
+}
+
+const char *opName(ReduceOp op) {
+  switch (op) {
+  case ReduceOp::Sum: return "add";
+  case ReduceOp::Prod: return "multiply";
+  case ReduceOp::Max: return "maximum";
+  case ReduceOp::Min: return "minimum";
+  case ReduceOp::All: return "logical_and";
+  case ReduceOp::Any: return "logical_or";
+  }
+  return "";
+}
+
+Value sumLike(Interpreter &in, const Bound &a, ReduceOp op) {
+  Input x = input(in, a["a"]);
+  std::optional<DType> d = dtypeParam(in, a["dtype"]);
+  DType acc = d.value_or(sumDType(in, x.t.dtype()));
+  auto mask = axisMask(in, a["axis"], x.t.rank());
+  Tensor r = reduceArray(cast(x.t, acc), mask, op, x.mem, in.truth(a["keepdims"]), initialParam(in, a));
+  return storeOut(in, a["out"], r, opName(op));
+}
+
+Value extremum(Interpreter &in, const Bound &a, ReduceOp op) {
+  Input x = input(in, a["a"]);
+  if (x.t.dtype() == DType::String) in.raise("TypeError", "cannot perform reduce with flexible type");
+  auto mask = axisMask(in, a["axis"], x.t.rank());
+  auto init = initialParam(in, a);
+  if (reducedCount(x.t.shape(), mask) == 0 && !init)
+    in.raise("ValueError", fmt::format("zero-size array to reduction operation {} which has no identity", opName(op)));
+  Tensor r = reduceArray(x.t, mask, op, x.mem, in.truth(a["keepdims"]), init);
+  return storeOut(in, a["out"], r, opName(op));
+}
+
+Value logical(Interpreter &in, const Bound &a, ReduceOp op) {
+  Input x = input(in, a["a"]);
+  auto mask = axisMask(in, a["axis"], x.t.rank());
+  Tensor b = x.t.dtype() == DType::String ? Tensor() : cast(x.t, DType::Bool);
+  if (!b.valid()) in.raise("TypeError", "cannot perform reduce with flexible type");
+  Tensor r = reduceArray(b, mask, op, x.mem, in.truth(a["keepdims"]));
+  return storeOut(in, a["out"], r, opName(op));
+}
+
+// sum / count as numpy's _mean divides: arrays by true_divide in the sum's
+// dtype, a scalar sum through float64 and back (`ret.dtype.type(ret / n)`).
+Tensor divideBy(const Tensor &sum, double count, bool scalar) {
+  Tensor out = Tensor::empty(sum.dtype(), sum.shape());
+  visitDType(sum.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (!std::is_same_v<T, std::string>) {
+      const T *s = sum.data<T>();
+      T *o = out.data<T>();
+      for (int64_t i = 0; i < sum.numElements(); ++i) {
+        if constexpr (std::is_same_v<T, float>) o[i] = scalar ? float(double(s[i]) / count) : s[i] / float(count);
+        else o[i] = numericCast<double, T>(double(s[i]) / count);
+      }
+    }
+  });
+  return out;
+}
+
+DType meanDType(Interpreter &in, DType d, std::optional<DType> requested) {
+  if (requested) return *requested;
+  if (d == DType::String) in.raise("TypeError", "cannot perform reduce with flexible type");
+  return ir::isFloating(d) ? d : DType::Float64;
+}
+
+Value mean(Interpreter &in, const Bound &a) {
+  Input x = input(in, a["a"]);
+  DType acc = meanDType(in, x.t.dtype(), dtypeParam(in, a["dtype"]));
+  auto mask = axisMask(in, a["axis"], x.t.rank());
+  bool keepdims = in.truth(a["keepdims"]);
+  Tensor sum = reduceArray(cast(x.t, acc), mask, ReduceOp::Sum, x.mem, keepdims);
+  double n = double(reducedCount(x.t.shape(), mask));
+  return storeOut(in, a["out"], divideBy(sum, n, sum.rank() == 0), "true_divide");
+}
+
+// numpy's _var: mean with keepdims, squared deviations, their sum / (n - ddof).
+Tensor variance(Interpreter &in, const Bound &a, Input &x, std::vector<bool> &mask) {
+  std::optional<DType> requested = dtypeParam(in, a["dtype"]);
+  if (x.t.dtype() == DType::String) in.raise("TypeError", "cannot perform reduce with flexible type");
+  if (!requested && !ir::isFloating(x.t.dtype())) requested = DType::Float64;
+  DType acc = requested.value_or(x.t.dtype());
+  Tensor meanSum = reduceArray(cast(x.t, acc), mask, ReduceOp::Sum, x.mem, true);
+  double n = double(reducedCount(x.t.shape(), mask));
+  Tensor m = divideBy(meanSum, n, false);
+  DType devType = promoteTypes(x.t.dtype(), m.dtype());
+  Tensor xs = cast(x.t, devType), ms = broadcastTo(cast(m, devType), x.t.shape());
+  Tensor dev = Tensor::empty(devType, x.t.shape());
+  visitDType(devType, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (!std::is_same_v<T, std::string> && !std::is_same_v<T, bool>) {
+      for (int64_t i = 0; i < dev.numElements(); ++i) {
+        T d = T(xs.data<T>()[i] - ms.data<T>()[i]);
+        dev.data<T>()[i] = T(d * d);
+      }
+    }
+  });
+  Tensor sq = reduceArray(cast(dev, requested.value_or(devType)), mask, ReduceOp::Sum, x.mem,
+                          in.truth(a["keepdims"]));
+  double count = std::max(n - double(in.toInt(a["ddof"])), 0.0);
+  return divideBy(sq, count, sq.rank() == 0);
+}
+
+Value var(Interpreter &in, const Bound &a) {
+  Input x = input(in, a["a"]);
+  auto mask = axisMask(in, a["axis"], x.t.rank());
+  return storeOut(in, a["out"], variance(in, a, x, mask), "true_divide");
+}
+
+Value stddev(Interpreter &in, const Bound &a) {
+  Input x = input(in, a["a"]);
+  auto mask = axisMask(in, a["axis"], x.t.rank());
+  Tensor v = variance(in, a, x, mask);
+  visitDType(v.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_floating_point_v<T>)
+      for (int64_t i = 0; i < v.numElements(); ++i) v.data<T>()[i] = std::sqrt(v.data<T>()[i]);
+  });
+  return storeOut(in, a["out"], v, "sqrt");
+}
+
+// argmax / argmin along one axis (None: of the flattened array); the first
+// extreme wins, and the first NaN beats everything.
+Value argExtreme(Interpreter &in, const Bound &a, bool isMax) {
+  Tensor x = asTensor(in, a["a"]);
+  bool flat = a.isNone("axis");
+  Shape origShape = x.shape();
+  if (flat) x = x.reshaped({x.numElements()});
+  int64_t axis = flat ? 0 : normalizeAxis(in, in.toIndex(a["axis"]), int64_t(x.rank()));
+  if (x.rank() == 0) x = x.reshaped({1});
+  const Shape &shape = x.shape();
+  int64_t len = shape[size_t(axis)];
+  if (len == 0)
+    in.raise("ValueError", fmt::format("attempt to get {} of an empty sequence", isMax ? "argmax" : "argmin"));
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= shape[size_t(d)];
+  for (size_t d = size_t(axis) + 1; d < shape.size(); ++d) inner *= shape[d];
+  Shape outShape;
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (int64_t(d) != axis) outShape.push_back(shape[d]);
+  Tensor out = Tensor::empty(DType::Int64, outShape);
+  visitNumeric(in, x.dtype(), "argmax", [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = x.data<T>();
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        int64_t best = 0;
+        T bv = p[o * len * inner + i];
+        for (int64_t k = 1; k < len; ++k) {
+          T v = p[(o * len + k) * inner + i];
+          if constexpr (std::is_floating_point_v<T>)
+            if (std::isnan(bv)) break;
+          bool better = isMax ? v > bv : v < bv;
+          if constexpr (std::is_floating_point_v<T>) better = better || std::isnan(v);
+          if (better) {
+            best = k;
+            bv = v;
+          }
+        }
+        out.data<int64_t>()[o * inner + i] = best;
+      }
+  });
+  if (in.truth(a["keepdims"])) {
+    Shape kept = flat ? Shape(origShape.size(), 1) : shape;
+    if (!flat) kept[size_t(axis)] = 1;
+    out = out.reshaped(kept);
+  }
+  return storeOut(in, a["out"], out, isMax ? "argmax" : "argmin");
+}
+
+// cumsum / cumprod: sequential along the axis (None: flattened).
+Value cumulative(Interpreter &in, const Bound &a, bool product) {
+  Tensor x = asTensor(in, a["a"]);
+  std::optional<DType> d = dtypeParam(in, a["dtype"]);
+  x = cast(x, d.value_or(sumDType(in, x.dtype())));
+  bool flat = a.isNone("axis");
+  if (flat) x = x.reshaped({x.numElements()});
+  if (x.rank() == 0) x = x.reshaped({1});
+  int64_t axis = flat ? 0 : normalizeAxis(in, in.toIndex(a["axis"]), int64_t(x.rank()));
+  const Shape &shape = x.shape();
+  int64_t len = shape[size_t(axis)], outer = 1, inner = 1;
+  for (int64_t k = 0; k < axis; ++k) outer *= shape[size_t(k)];
+  for (size_t k = size_t(axis) + 1; k < shape.size(); ++k) inner *= shape[k];
+  Tensor out = Tensor::empty(x.dtype(), shape);
+  visitNumeric(in, x.dtype(), "cumsum", [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (!std::is_same_v<T, bool>) {
+      for (int64_t o = 0; o < outer; ++o)
+        for (int64_t i = 0; i < inner; ++i) {
+          T acc = product ? T(1) : T(0);
+          for (int64_t k = 0; k < len; ++k) {
+            int64_t at = (o * len + k) * inner + i;
+            acc = product ? T(acc * x.data<T>()[at]) : T(acc + x.data<T>()[at]);
+            out.data<T>()[at] = acc;
+          }
+        }
+    }
+  });
+  return storeOut(in, a["out"], out, product ? "multiply" : "add", false);
+}
+
+Value ptp(Interpreter &in, const Bound &a) {
+  Input x = input(in, a["a"]);
+  auto mask = axisMask(in, a["axis"], x.t.rank());
+  if (reducedCount(x.t.shape(), mask) == 0)
+    in.raise("ValueError", "zero-size array to reduction operation maximum which has no identity");
+  bool keep = in.truth(a["keepdims"]);
+  Tensor hi = reduceArray(x.t, mask, ReduceOp::Max, x.mem, keep), lo = reduceArray(x.t, mask, ReduceOp::Min, x.mem, keep);
+  Tensor r = runKernel(ir::OpKind::Sub, std::vector<Tensor>{hi, lo}, {})[0];
+  return storeOut(in, a["out"], r, "subtract");
+}
+
+Value countNonzero(Interpreter &in, const Bound &a) {
+  Input x = input(in, a["a"]);
+  auto mask = axisMask(in, a["axis"], x.t.rank());
+  Tensor b = x.t.dtype() == DType::String ? Tensor::empty(DType::Bool, x.t.shape()) : cast(x.t, DType::Bool);
+  if (x.t.dtype() == DType::String)
+    for (int64_t i = 0; i < b.numElements(); ++i) b.data<bool>()[i] = !x.t.data<std::string>()[i].empty();
+  Tensor r = reduceArray(cast(b, DType::Int64), mask, ReduceOp::Sum, x.mem, in.truth(a["keepdims"]));
+  if (a.isNone("axis") && !in.truth(a["keepdims"])) return Value::integer(r.data<int64_t>()[0]);
+  return scalarOrArray(r);
+}
+
+// nansum / nanmean / nanmax / nanmin: NaNs replaced by the identity (or
+// skipped) as numpy's nanfunctions do.
+Tensor withoutNans(const Tensor &x, double replacement) {
+  if (!ir::isFloating(x.dtype())) return x;
+  Tensor out = x.copy();
+  visitDType(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_floating_point_v<T>)
+      for (int64_t i = 0; i < out.numElements(); ++i)
+        if (std::isnan(out.data<T>()[i])) out.data<T>()[i] = T(replacement);
+  });
+  return out;
+}
+
+Value nanReduce(Interpreter &in, const Bound &a, ReduceOp op) {
+  Input x = input(in, a["a"]);
+  auto mask = axisMask(in, a["axis"], x.t.rank());
+  bool keep = in.truth(a["keepdims"]);
+  if (op == ReduceOp::Sum) {
+    DType acc = dtypeParam(in, a["dtype"]).value_or(sumDType(in, x.t.dtype()));
+    return storeOut(in, a["out"], reduceArray(cast(withoutNans(x.t, 0), acc), mask, op, x.mem, keep), "add");
+  }
+  double fill = op == ReduceOp::Max ? -INFINITY : INFINITY;
+  Tensor r = reduceArray(withoutNans(x.t, fill), mask, op, x.mem, keep);
+  // All-NaN slices give NaN (numpy also warns).
+  if (ir::isFloating(x.t.dtype())) {
+    Tensor isnan = Tensor::empty(DType::Bool, x.t.shape());
+    for (int64_t i = 0; i < x.t.numElements(); ++i) isnan.data<bool>()[i] = std::isnan(x.t.elementAsDouble(i));
+    Tensor allNan = reduceArray(isnan, mask, ReduceOp::All, x.mem, keep);
+    for (int64_t i = 0; i < r.numElements(); ++i)
+      if (allNan.data<bool>()[i] && x.t.numElements() > 0) {
+        if (r.dtype() == DType::Float32) r.data<float>()[i] = NAN;
+        else r.data<double>()[i] = NAN;
+      }
+  }
+  return storeOut(in, a["out"], r, op == ReduceOp::Max ? "fmax" : "fmin");
+}
+
+Value nanMean(Interpreter &in, const Bound &a) {
+  Input x = input(in, a["a"]);
+  auto mask = axisMask(in, a["axis"], x.t.rank());
+  bool keep = in.truth(a["keepdims"]);
+  DType acc = meanDType(in, x.t.dtype(), dtypeParam(in, a["dtype"]));
+  Tensor sum = reduceArray(cast(withoutNans(x.t, 0), acc), mask, ReduceOp::Sum, x.mem, keep);
+  Tensor valid = Tensor::empty(DType::Int64, x.t.shape());
+  for (int64_t i = 0; i < x.t.numElements(); ++i) valid.data<int64_t>()[i] = !std::isnan(x.t.elementAsDouble(i));
+  Tensor counts = reduceArray(valid, mask, ReduceOp::Sum, x.mem, keep);
+  Tensor out = Tensor::empty(sum.dtype(), sum.shape());
+  for (int64_t i = 0; i < sum.numElements(); ++i) {
+    Tensor one = divideBy(Tensor::fromDoubles(sum.dtype(), {}, {sum.elementAsDouble(i)}), double(counts.data<int64_t>()[i]),
+                          sum.rank() == 0);
+    if (sum.dtype() == DType::Float32) out.data<float>()[i] = one.data<float>()[0];
+    else out.data<double>()[i] = one.elementAsDouble(0);
+  }
+  return storeOut(in, a["out"], out, "true_divide");
+}
+
+}  // namespace
+
+void addReductionFunctions(Defs &defs) {
+  auto add = [&](const char *sig, SignedFn fn) { defs.push_back({sig, std::move(fn)}); };
+  add("sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=!True)",
+      [](Interpreter &in, const Bound &a) { return sumLike(in, a, ReduceOp::Sum); });
+  add("prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=!True)",
+      [](Interpreter &in, const Bound &a) { return sumLike(in, a, ReduceOp::Prod); });
+  for (const char *sig : {"max(a, axis=None, out=None, keepdims=False, initial=None, where=!True)",
+                          "amax(a, axis=None, out=None, keepdims=False, initial=None, where=!True)"})
+    add(sig, [](Interpreter &in, const Bound &a) { return extremum(in, a, ReduceOp::Max); });
+  for (const char *sig : {"min(a, axis=None, out=None, keepdims=False, initial=None, where=!True)",
+                          "amin(a, axis=None, out=None, keepdims=False, initial=None, where=!True)"})
+    add(sig, [](Interpreter &in, const Bound &a) { return extremum(in, a, ReduceOp::Min); });
+  add("all(a, axis=None, out=None, keepdims=False, *, where=!True)",
+      [](Interpreter &in, const Bound &a) { return logical(in, a, ReduceOp::All); });
+  add("any(a, axis=None, out=None, keepdims=False, *, where=!True)",
+      [](Interpreter &in, const Bound &a) { return logical(in, a, ReduceOp::Any); });
+  add("mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=!True)", mean);
+  add("var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=!True)", var);
+  add("std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=!True)", stddev);
+  add("argmax(a, axis=None, out=None, *, keepdims=False)",
+      [](Interpreter &in, const Bound &a) { return argExtreme(in, a, true); });
+  add("argmin(a, axis=None, out=None, *, keepdims=False)",
+      [](Interpreter &in, const Bound &a) { return argExtreme(in, a, false); });
+  add("cumsum(a, axis=None, dtype=None, out=None)",
+      [](Interpreter &in, const Bound &a) { return cumulative(in, a, false); });
+  add("cumprod(a, axis=None, dtype=None, out=None)",
+      [](Interpreter &in, const Bound &a) { return cumulative(in, a, true); });
+  add("ptp(a, axis=None, out=None, keepdims=False)", ptp);
+  add("count_nonzero(a, axis=None, *, keepdims=False)", countNonzero);
+  add("nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=!None, where=!True)",
+      [](Interpreter &in, const Bound &a) { return nanReduce(in, a, ReduceOp::Sum); });
+  add("nanmax(a, axis=None, out=None, keepdims=False, initial=!None, where=!True)",
+      [](Interpreter &in, const Bound &a) { return nanReduce(in, a, ReduceOp::Max); });
+  add("nanmin(a, axis=None, out=None, keepdims=False, initial=!None, where=!True)",
+      [](Interpreter &in, const Bound &a) { return nanReduce(in, a, ReduceOp::Min); });
+  add("nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=!True)", nanMean);
+}
+
+}  // namespace tfs::runtime::tf::numpy

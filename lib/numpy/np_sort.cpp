@@ -1,0 +1,447 @@
+// numpy's sorting and order statistics: sort, argsort, unique,
+// searchsorted, median, percentile, quantile, average, bincount.
+//
+// argsort's default (kind='quicksort') is not stable, so which of two equal
+// elements comes first is the algorithm's choice; to give numpy's indices
+// this is numpy's own introsort on indices (median-of-three quicksort,
+// insertion sort below 16 elements, heapsort past 2*log2(n) levels). NaNs
+// sort last.
+#include "lib/numpy/reduce_engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <numeric>
+
+namespace tfs::runtime::tf::numpy {
+
+namespace {
+
+template <class T> bool lessThan(const T &a, const T &b) {
+  if constexpr (std::is_floating_point_v<T>) return a < b || (b != b && a == a);
+  else return a < b;
+}
+
+template <class T> void argHeapsort(const T *v, int64_t *tosort, int64_t n) {
+  int64_t *a = tosort - 1;  // 1-based
+  int64_t i, j, l, tmp;
+  for (l = n >> 1; l > 0; --l) {
+    tmp = a[l];
+    for (i = l, j = l << 1; j <= n;) {
+      if (j < n && lessThan(v[a[j]], v[a[j + 1]])) j += 1;
+      if (lessThan(v[tmp], v[a[j]])) {
+        a[i] = a[j];
+        i = j;
+        j += j;
+      } else {
+        break;
+      }
+    }
+    a[i] = tmp;
+  }
+  for (; n > 1;) {
+    tmp = a[n];
+    a[n] = a[1];
+    n -= 1;
+    for (i = 1, j = 2; j <= n;) {
+      if (j < n && lessThan(v[a[j]], v[a[j + 1]])) j++;
+      if (lessThan(v[tmp], v[a[j]])) {
+        a[i] = a[j];
+        i = j;
+        j += j;
+      } else {
+        break;
+      }
+    }
+    a[i] = tmp;
+  }
+}
+
+// numpy's aquicksort: indices of v in sorted order.
+template <class T> void argQuicksort(const T *v, int64_t *ts, int64_t num) {
+  struct Frame {
+    int64_t pl, pr, depth;
+  };
+  std::vector<Frame> stack;
+  int64_t pl = 0, pr = num - 1;
+  int64_t depth = 0;
+  for (int64_t n = num; n > 1; n >>= 1) ++depth;
+  depth *= 2;
+  for (;;) {
+    if (depth < 0) {
+      argHeapsort(v, ts + pl, pr - pl + 1);
+    } else {
+      while (pr - pl > 15) {
+        int64_t pm = pl + ((pr - pl) >> 1);
+        if (lessThan(v[ts[pm]], v[ts[pl]])) std::swap(ts[pm], ts[pl]);
+        if (lessThan(v[ts[pr]], v[ts[pm]])) std::swap(ts[pr], ts[pm]);
+        if (lessThan(v[ts[pm]], v[ts[pl]])) std::swap(ts[pm], ts[pl]);
+        T vp = v[ts[pm]];
+        int64_t pi = pl, pj = pr - 1;
+        std::swap(ts[pm], ts[pj]);
+        for (;;) {
+          do ++pi; while (lessThan(v[ts[pi]], vp));
+          do --pj; while (lessThan(vp, v[ts[pj]]));
+          if (pi >= pj) break;
+          std::swap(ts[pi], ts[pj]);
+        }
+        std::swap(ts[pi], ts[pr - 1]);
+        if (pi - pl < pr - pi) {
+          stack.push_back({pi + 1, pr, --depth});
+          pr = pi - 1;
+        } else {
+          stack.push_back({pl, pi - 1, --depth});
+          pl = pi + 1;
+        }
+      }
+      for (int64_t pi = pl + 1; pi <= pr; ++pi) {
+        int64_t vi = ts[pi];
+        T vpv = v[vi];
+        int64_t pj = pi, pk = pi - 1;
+        while (pj > pl && lessThan(vpv, v[ts[pk]])) ts[pj--] = ts[pk--];
+        ts[pj] = vi;
+      }
+    }
+    if (stack.empty()) break;
+    pl = stack.back().pl;
+    pr = stack.back().pr;
+    depth = stack.back().depth;
+    stack.pop_back();
+  }
+}
+
+// Sorted order of each lane along `axis` (positions into x's C layout).
+std::vector<int64_t> argsortLanes(Interpreter &in, const Tensor &x, int64_t axis, bool stable) {
+  const Shape &shape = x.shape();
+  int64_t len = shape[size_t(axis)], outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= shape[size_t(d)];
+  for (size_t d = size_t(axis) + 1; d < shape.size(); ++d) inner *= shape[d];
+  std::vector<int64_t> out(size_t(x.numElements()));
+  visitDType(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    using Elem = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;  // vector<bool> has no data()
+    std::vector<Elem> lane(static_cast<size_t>(len));
+    std::vector<int64_t> idx(static_cast<size_t>(len));
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < inner; ++i) {
+        for (int64_t k = 0; k < len; ++k) lane[size_t(k)] = x.data<T>()[(o * len + k) * inner + i];
+        std::iota(idx.begin(), idx.end(), 0);
+        if (stable)
+          std::stable_sort(idx.begin(), idx.end(), [&](int64_t a, int64_t b) { return lessThan(lane[size_t(a)], lane[size_t(b)]); });
+        else if (len > 1)
+          argQuicksort(lane.data(), idx.data(), len);
+        for (int64_t k = 0; k < len; ++k) out[size_t((o * len + k) * inner + i)] = (o * len + idx[size_t(k)]) * inner + i;
+      }
+  });
+  return out;
+}
+
+bool stableKind(Interpreter &in, const Value &kind) {
+  if (kind.isNone()) return false;
+  std::string k = in.str(kind);
+  if (k == "quicksort" || k == "heapsort") return false;  // heapsort: values equal, ties rarely matter
+  if (k == "stable" || k == "mergesort") return true;
+  in.raise("ValueError", fmt::format("sort kind must be one of 'quick', 'heap', or 'stable' (got '{}')", k));
+}
+
+}  // namespace
+
+Tensor sortedAlong(Interpreter &in, const Tensor &x, int64_t axis, bool stable) {
+  return gather(x, x.shape(), argsortLanes(in, x, axis, stable));
+}
+
+Tensor argsortAlong(Interpreter &in, const Tensor &x, int64_t axis, bool stable) {
+  std::vector<int64_t> pos = argsortLanes(in, x, axis, stable);
+  const Shape &shape = x.shape();
+  int64_t len = shape[size_t(axis)], inner = 1;
+  for (size_t d = size_t(axis) + 1; d < shape.size(); ++d) inner *= shape[d];
+  Tensor out = Tensor::empty(DType::Int64, shape);
+  for (size_t k = 0; k < pos.size(); ++k) out.data<int64_t>()[k] = (pos[k] / inner) % len;
+  return out;
+}
+
+namespace {
+
+Value sortFn(Interpreter &in, const Bound &b) {
+  if (!b.isNone("order")) in.raise("NotImplementedError", "sort() argument 'order' is not supported by tfs");
+  Tensor x = asTensor(in, b["a"]);
+  bool flat = b.isNone("axis");
+  if (flat) x = x.reshaped({x.numElements()});
+  if (x.rank() == 0) raiseAxisError(in, -1, 0);
+  int64_t axis = flat ? 0 : normalizeAxis(in, in.toIndex(b["axis"]), int64_t(x.rank()));
+  return newArray(sortedAlong(in, x, axis, stableKind(in, b["kind"])));
+}
+
+Value argsortFn(Interpreter &in, const Bound &b) {
+  if (!b.isNone("order")) in.raise("NotImplementedError", "argsort() argument 'order' is not supported by tfs");
+  Tensor x = asTensor(in, b["a"]);
+  bool flat = b.isNone("axis");
+  if (flat || x.rank() == 0) x = x.reshaped({x.numElements()});
+  int64_t axis = flat ? 0 : normalizeAxis(in, in.toIndex(b["axis"]), int64_t(x.rank()));
+  return newArray(argsortAlong(in, x, axis, stableKind(in, b["kind"])));
+}
+
+// numpy's _unique1d on the flattened array.
+Value unique(Interpreter &in, const Bound &b) {
+  if (!b.isNone("axis")) in.raise("NotImplementedError", "unique() argument 'axis' is not supported by tfs");
+  Tensor x = asTensor(in, b["ar"]);
+  x = x.reshaped({x.numElements()});
+  bool wantIndex = in.truth(b["return_index"]), wantInverse = in.truth(b["return_inverse"]),
+       wantCounts = in.truth(b["return_counts"]), equalNan = in.truth(b["equal_nan"]);
+  std::vector<int64_t> perm = argsortLanes(in, x, 0, wantIndex);
+  Tensor aux = gather(x, x.shape(), perm);
+  int64_t n = aux.numElements();
+  std::vector<bool> mask(size_t(n), true);
+  visitDType(aux.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = aux.data<T>();
+    for (int64_t i = 1; i < n; ++i) {
+      bool same = p[i] == p[i - 1];
+      if constexpr (std::is_floating_point_v<T>) same = same || (equalNan && std::isnan(p[i]) && std::isnan(p[i - 1]));
+      mask[size_t(i)] = !same;
+    }
+  });
+  std::vector<int64_t> keep, firstIdx;
+  for (int64_t i = 0; i < n; ++i)
+    if (mask[size_t(i)]) {
+      keep.push_back(i);
+      firstIdx.push_back(perm[size_t(i)]);
+    }
+  Value uniq = newArray(gather(aux, {int64_t(keep.size())}, keep));
+  if (!wantIndex && !wantInverse && !wantCounts) return uniq;
+  std::vector<Value> out{uniq};
+  auto intArray = [](const std::vector<int64_t> &v) {
+    Tensor t = Tensor::empty(DType::Int64, {int64_t(v.size())});
+    std::copy(v.begin(), v.end(), t.data<int64_t>());
+    return newArray(t);
+  };
+  if (wantIndex) out.push_back(intArray(firstIdx));
+  if (wantInverse) {
+    std::vector<int64_t> inv(static_cast<size_t>(n));
+    int64_t group = -1;
+    for (int64_t i = 0; i < n; ++i) {
+      if (mask[size_t(i)]) ++group;
+      inv[size_t(perm[size_t(i)])] = group;
+    }
+    out.push_back(intArray(inv));
+  }
+  if (wantCounts) {
+    std::vector<int64_t> counts;
+    for (size_t k = 0; k < keep.size(); ++k) counts.push_back((k + 1 < keep.size() ? keep[k + 1] : n) - keep[k]);
+    out.push_back(intArray(counts));
+  }
+  return in.tuple(out);
+}
+
+Value searchsorted(Interpreter &in, const Bound &b) {
+  if (!b.isNone("sorter")) in.raise("NotImplementedError", "searchsorted() argument 'sorter' is not supported by tfs");
+  Tensor a = asTensor(in, b["a"]), v = asTensor(in, b["v"]);
+  std::string side = in.str(b["side"]);
+  if (side != "left" && side != "right")
+    in.raise("ValueError", fmt::format("side must be 'left' or 'right' (got '{}')", side));
+  DType t = promoteTypes(a.dtype(), v.dtype());
+  a = cast(a, t);
+  v = cast(v, t);
+  Tensor out = Tensor::empty(DType::Int64, v.shape());
+  visitDType(t, [&](auto tag) {
+    using T = decltype(tag);
+    const T *p = a.data<T>();
+    int64_t n = a.numElements();
+    for (int64_t i = 0; i < v.numElements(); ++i) {
+      const T &key = v.data<T>()[i];
+      const T *r = side == "left" ? std::lower_bound(p, p + n, key, [](const T &x, const T &y) { return lessThan(x, y); })
+                                  : std::upper_bound(p, p + n, key, [](const T &x, const T &y) { return lessThan(x, y); });
+      out.data<int64_t>()[i] = r - p;
+    }
+  });
+  return scalarOrArray(out);
+}
+
+// Lanes along `axis` moved last and sorted: (lanes, lane length, kept shape).
+struct SortedLanes {
+  Tensor values;  // [lanes, len], float
+  int64_t len;
+  Shape kept;
+};
+
+SortedLanes sortedLanes(Interpreter &in, const Value &av, const Value &axisV, bool keepdims, DType t) {
+  Tensor x = cast(asTensor(in, av), t);
+  Shape orig = x.shape();
+  if (axisV.isNone()) x = x.reshaped({x.numElements()});
+  int64_t axis = axisV.isNone() ? 0 : normalizeAxis(in, in.toIndex(axisV), int64_t(x.rank()));
+  std::vector<int64_t> perm;
+  for (int64_t d = 0; d < int64_t(x.rank()); ++d)
+    if (d != axis) perm.push_back(d);
+  perm.push_back(axis);
+  Tensor moved = transposed(x, perm);
+  int64_t len = x.shape()[size_t(axis)];
+  int64_t lanes = len ? moved.numElements() / len : 0;
+  Tensor lanesT = moved.reshaped({lanes, len});
+  SortedLanes s{sortedAlong(in, lanesT, 1, false), len, {}};
+  if (keepdims) {
+    s.kept = axisV.isNone() ? Shape(orig.size(), 1) : orig;
+    if (!axisV.isNone()) s.kept[size_t(axis)] = 1;
+  } else {
+    for (int64_t d : perm)
+      if (d != axis) s.kept.push_back(x.shape()[size_t(d)]);
+  }
+  return s;
+}
+
+// numpy's linear quantile (method='linear'): the virtual index q*(n-1),
+// interpolated as numpy's _lerp does (from the nearer end for t >= 0.5).
+template <class T> T lerp(T a, T b, T t) {
+  T diff = b - a;
+  return t >= T(0.5) ? b - diff * (T(1) - t) : a + diff * t;
+}
+
+Value quantiles(Interpreter &in, const Bound &b, bool percent) {
+  std::string method = in.str(b["method"]);
+  if (method != "linear") in.raise("NotImplementedError", fmt::format("quantile method '{}' is not supported by tfs", method));
+  Tensor q = cast(asTensor(in, b["q"]), DType::Float64);
+  Tensor a = asTensor(in, b["a"]);
+  DType t = ir::isFloating(a.dtype()) ? a.dtype() : DType::Float64;
+  SortedLanes s = sortedLanes(in, b["a"], b["axis"], in.truth(b["keepdims"]), t);
+  if (s.len == 0) in.raise("IndexError", "index -1 is out of bounds for axis 0 with size 0");
+  int64_t lanes = s.values.numElements() / s.len;
+  Shape outShape = q.shape();
+  outShape.insert(outShape.end(), s.kept.begin(), s.kept.end());
+  Tensor out = Tensor::empty(t, outShape);
+  visitDType(t, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_floating_point_v<T>) {
+      for (int64_t k = 0; k < q.numElements(); ++k) {
+        double qq = q.data<double>()[k] / (percent ? 100.0 : 1.0);
+        if (qq < 0 || qq > 1)
+          in.raise("ValueError", percent ? "Percentiles must be in the range [0, 100]" : "Quantiles must be in the range [0, 1]");
+        double virt = qq * double(s.len - 1);
+        int64_t lo = int64_t(std::floor(virt));
+        int64_t hi = std::min(lo + 1, s.len - 1);
+        T frac = T(virt - double(lo));
+        for (int64_t l = 0; l < lanes; ++l) {
+          const T *lane = s.values.data<T>() + l * s.len;
+          T r = lerp(lane[lo], lane[hi], frac);
+          if (std::isnan(lane[s.len - 1])) r = lane[s.len - 1];
+          out.data<T>()[k * lanes + l] = r;
+        }
+      }
+    }
+  });
+  return storeOut(in, b["out"], out, "quantile");
+}
+
+// numpy's median: the middle element, or the mean of the two middle ones
+// (0 + lo + hi) / 2; NaN when the lane has a NaN.
+Value median(Interpreter &in, const Bound &b) {
+  Tensor a = asTensor(in, b["a"]);
+  DType t = ir::isFloating(a.dtype()) ? a.dtype() : DType::Float64;
+  SortedLanes s = sortedLanes(in, b["a"], b["axis"], in.truth(b["keepdims"]), t);
+  Tensor out = Tensor::empty(t, s.kept);
+  visitDType(t, [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (std::is_floating_point_v<T>) {
+      int64_t lanes = s.len ? s.values.numElements() / s.len : out.numElements();
+      for (int64_t l = 0; l < lanes; ++l) {
+        if (s.len == 0) {
+          out.data<T>()[l] = T(NAN);
+          continue;
+        }
+        const T *lane = s.values.data<T>() + l * s.len;
+        int64_t h = s.len / 2;
+        T r = s.len % 2 ? lane[h] : T(T(T(0) + lane[h - 1]) + lane[h]) / T(2);
+        if (std::isnan(lane[s.len - 1])) r = lane[s.len - 1];
+        out.data<T>()[l] = r;
+      }
+    }
+  });
+  return storeOut(in, b["out"], out, "median");
+}
+
+Value average(Interpreter &in, const Bound &b) {
+  bool keep = in.truth(b["keepdims"]);
+  if (b.isNone("weights")) {
+    const Def *mean = findFunction("mean");
+    std::vector<Value> args{b["a"], b["axis"]};
+    Kwargs kw{{"keepdims", Value::boolean(keep)}};
+    Value avg = nativeWithSignature(in, mean->signature, mean->fn);
+    Value r = in.call(avg, args, kw);
+    if (!in.truth(b["returned"])) return r;
+    Tensor x = asTensor(in, b["a"]);
+    auto mask = axisMask(in, b["axis"], x.rank());
+    int64_t n = 1;
+    for (size_t i = 0; i < mask.size(); ++i)
+      if (mask[i]) n *= x.shape()[i];
+    Tensor rt = asTensor(in, r);
+    return in.tuple({r, scalarOrArray(broadcastTo(cast(Tensor::scalar(double(n)), rt.dtype()), rt.shape()))});
+  }
+  Tensor a = asTensor(in, b["a"]), w = asTensor(in, b["weights"]);
+  DType t = promoteTypes(promoteTypes(a.dtype(), w.dtype()), DType::Float64);
+  if (a.shape() != w.shape()) {
+    if (b.isNone("axis")) in.raise("TypeError", "Axis must be specified when shapes of a and weights differ.");
+    if (w.rank() != 1) in.raise("TypeError", "1D weights expected when shapes of a and weights differ.");
+    int64_t axis = normalizeAxis(in, in.toIndex(b["axis"]), int64_t(a.rank()));
+    if (w.shape()[0] != a.shape()[size_t(axis)])
+      in.raise("ValueError", "Length of weights not compatible with specified axis.");
+    Shape ws(a.rank(), 1);
+    ws[size_t(axis)] = w.shape()[0];
+    w = broadcastTo(w.reshaped(ws), a.shape());
+  }
+  Tensor prod = runKernel(ir::OpKind::Mul, std::vector<Tensor>{cast(a, t), cast(w, t)}, {})[0];
+  auto mask = axisMask(in, b["axis"], a.rank());
+  Tensor num = reduceArray(prod, mask, ReduceOp::Sum, cStrides(a.shape()), keep);
+  Tensor den = reduceArray(cast(w, t), mask, ReduceOp::Sum, cStrides(a.shape()), keep);
+  Tensor r = Tensor::empty(t, num.shape());
+  for (int64_t i = 0; i < r.numElements(); ++i) {
+    double d = den.elementAsDouble(i);
+    if (d == 0) in.raise("ZeroDivisionError", "Weights sum to zero, can't be normalized");
+    r.data<double>()[i] = num.elementAsDouble(i) / d;
+  }
+  if (in.truth(b["returned"])) return in.tuple({scalarOrArray(r), scalarOrArray(den)});
+  return scalarOrArray(r);
+}
+
+Value bincount(Interpreter &in, const Bound &b) {
+  Tensor x = asTensor(in, b["x"]);
+  if (x.rank() != 1) in.raise("ValueError", "object too deep for desired array");
+  if (!ir::isInteger(x.dtype()) && x.dtype() != DType::Bool && x.numElements() > 0)
+    in.raise("TypeError", "Cannot cast array data from dtype('float64') to dtype('int64') according to the rule 'safe'");
+  int64_t n = in.toIndex(b["minlength"]);
+  for (int64_t i = 0; i < x.numElements(); ++i) {
+    int64_t v = x.elementAsInt(i);
+    if (v < 0) in.raise("ValueError", "'list' argument must have no negative elements");
+    n = std::max(n, v + 1);
+  }
+  if (b.isNone("weights")) {
+    Tensor out = Tensor::empty(DType::Int64, {n});
+    std::fill(out.data<int64_t>(), out.data<int64_t>() + n, 0);
+    for (int64_t i = 0; i < x.numElements(); ++i) out.data<int64_t>()[x.elementAsInt(i)] += 1;
+    return newArray(out);
+  }
+  Tensor w = cast(asTensor(in, b["weights"]), DType::Float64);
+  if (w.shape() != x.shape()) in.raise("ValueError", "The weights and list don't have the same length.");
+  Tensor out = Tensor::empty(DType::Float64, {n});
+  std::fill(out.data<double>(), out.data<double>() + n, 0.0);
+  for (int64_t i = 0; i < x.numElements(); ++i) out.data<double>()[x.elementAsInt(i)] += w.data<double>()[i];
+  return newArray(out);
+}
+
+}  // namespace
+
+void addSortFunctions(Defs &defs) {
+  auto add = [&](const char *sig, SignedFn fn) { defs.push_back({sig, std::move(fn)}); };
+  add("sort(a, axis=-1, kind=None, order=None)", sortFn);
+  add("argsort(a, axis=-1, kind=None, order=None)", argsortFn);
+  add("unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *, equal_nan=True)", unique);
+  add("searchsorted(a, v, side='left', sorter=None)", searchsorted);
+  add("median(a, axis=None, out=None, overwrite_input=False, keepdims=False)", median);
+  add("percentile(a, q, axis=None, out=None, overwrite_input=False, method='linear', keepdims=False, *, "
+      "interpolation=!None)",
+      [](Interpreter &in, const Bound &b) { return quantiles(in, b, true); });
+  add("quantile(a, q, axis=None, out=None, overwrite_input=False, method='linear', keepdims=False, *, "
+      "interpolation=!None)",
+      [](Interpreter &in, const Bound &b) { return quantiles(in, b, false); });
+  add("average(a, axis=None, weights=None, returned=False, *, keepdims=False)", average);
+  add("bincount(x, /, weights=None, minlength=0)", bincount);
+}
+
+}  // namespace tfs::runtime::tf::numpy

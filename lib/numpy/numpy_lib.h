@@ -1,0 +1,24 @@
+// The numpy library's module-level pieces (numpy_module.cpp assembles them).
+#pragma once
+
+#include "lib/numpy/ndarray.h"
+
+namespace tfs::runtime::tf::numpy {
+
+// np.dtype, the scalar types (np.float32, ...), np.finfo / iinfo and the
+// type functions (np_types.cpp).
+void installTypes(Interpreter &in, ModuleObject &np);
+void addTypeFunctions(Defs &defs);
+// np.set_printoptions & co (np_printoptions.cpp).
+void installPrintOptions(Interpreter &in, ModuleObject &np);
+// np.save / load / savez / savetxt / loadtxt / genfromtxt (np_npy.cpp, np_text.cpp).
+void addIoFunctions(Defs &defs);
+// numpy.random.default_rng and Generator (np_generator.cpp).
+void installRandomGenerator(Interpreter &in, ModuleObject &random);
+// numpy.linalg.LinAlgError of this run.
+Ref<ClassObject> numpyLinAlgError(Interpreter &in);
+// Registers the engine's ndarray hooks (once, at startup).
+void registerNdarrayHooks();
+Value makeNumpyModule(Interpreter &in);
+
+}  // namespace tfs::runtime::tf::numpy

@@ -1,0 +1,43 @@
+// numpy's universal functions on tfs arrays: elementwise unary and binary
+// operations with numpy's type resolution (value-based casting for Python
+// scalars), broadcasting and arithmetic (integer ops wrap, x // 0 is 0 for
+// ints, float floor division and remainder as numpy's divmod computes them,
+// NaN-propagating maximum), used by np.add & co. and by ndarray operators.
+#pragma once
+
+#include "lib/numpy/ndarray.h"
+
+namespace tfs::runtime::tf::numpy {
+
+enum class Unary {
+  Negative, Positive, Absolute, Sign, Sqrt, Square, Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sin, Cos, Tan,
+  Arcsin, Arccos, Arctan, Sinh, Cosh, Tanh, Arcsinh, Arccosh, Arctanh, Floor, Ceil, Trunc, Rint, Reciprocal,
+  Cbrt, Deg2rad, Rad2deg, IsNan, IsInf, IsFinite, Signbit, LogicalNot, Invert,
+};
+
+enum class Binary {
+  Add, Subtract, Multiply, Divide, FloorDivide, Remainder, Power, Maximum, Minimum, Fmax, Fmin, Equal, NotEqual,
+  Less, LessEqual, Greater, GreaterEqual, LogicalAnd, LogicalOr, LogicalXor, Arctan2, Hypot, BitwiseAnd,
+  BitwiseOr, BitwiseXor, LeftShift, RightShift, Copysign, Logaddexp,
+};
+
+// The ufunc's numpy name ("add", "true_divide", ...), for messages.
+const char *ufuncName(Unary u);
+const char *ufuncName(Binary b);
+
+// Computes the ufunc on array-likes. `dtype`: numpy's dtype= (the loop's type).
+Tensor applyUnary(Interpreter &in, Unary u, const Value &x, std::optional<DType> dtype = std::nullopt);
+Tensor applyBinary(Interpreter &in, Binary b, const Value &x, const Value &y,
+                   std::optional<DType> dtype = std::nullopt);
+
+// ndarray operators (the engine's hooks): `a + b`, `a < b`, `-a`, `a += b`.
+std::optional<Value> ndarrayBinaryOp(Interpreter &in, BinOp op, const Value &a, const Value &b);
+std::optional<Value> ndarrayCompare(Interpreter &in, CmpOp op, const Value &a, const Value &b);
+std::optional<Value> ndarrayUnaryOp(Interpreter &in, UnaryOp op, const Value &a);
+// `a op= b`: computed, cast to a's dtype under numpy's same_kind rule and
+// written into a (so every name and view of a sees it); returns a.
+Value ndarrayInplace(Interpreter &in, TensorObject &a, BinOp op, const Value &b);
+
+void addUfuncFunctions(Defs &defs);
+
+}  // namespace tfs::runtime::tf::numpy
