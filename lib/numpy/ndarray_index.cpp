@@ -22,7 +22,7 @@ struct Item {
   ItemKind kind;
   int64_t value = 0;
   const SliceObject *slice = nullptr;
-  Tensor array;  // IntArray (int64) / BoolArray
+  Tensor array = {};  // IntArray (int64) / BoolArray
 };
 
 [[noreturn]] void invalidIndex(Interpreter &in) {

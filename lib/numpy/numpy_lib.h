@@ -13,6 +13,7 @@ void addTypeFunctions(Defs &defs);
 void installPrintOptions(Interpreter &in, ModuleObject &np);
 // np.save / load / savez / savetxt / loadtxt / genfromtxt (np_npy.cpp, np_text.cpp).
 void addIoFunctions(Defs &defs);
+void addTextFunctions(Defs &defs);
 // numpy.random.default_rng and Generator (np_generator.cpp).
 void installRandomGenerator(Interpreter &in, ModuleObject &random);
 // numpy.linalg.LinAlgError of this run.

@@ -73,22 +73,22 @@ void walk(const T *x, T *out, const std::vector<Loop> &loops, ReduceOp op) {
   int64_t in = 0, o = 0;
   for (int64_t k = 0; k < total; ++k) {
     if (inner.reduced) {
-      T run;
+      bool summed = false;
       if constexpr (!std::is_same_v<T, bool>) {
         if (op == ReduceOp::Sum) {
-          run = pairwiseSum(x + in, inner.extent, inner.inStride);
-          out[o] = T(out[o] + run);
-          goto next;
+          out[o] = T(out[o] + pairwiseSum(x + in, inner.extent, inner.inStride));
+          summed = true;
         }
       }
-      run = out[o];
-      for (int64_t j = 0; j < inner.extent; ++j) run = combine(op, run, x[in + j * inner.inStride]);
-      out[o] = run;
+      if (!summed) {
+        T run = out[o];
+        for (int64_t j = 0; j < inner.extent; ++j) run = combine(op, run, x[in + j * inner.inStride]);
+        out[o] = run;
+      }
     } else {
       for (int64_t j = 0; j < inner.extent; ++j)
         out[o + j * inner.outStride] = combine(op, out[o + j * inner.outStride], x[in + j * inner.inStride]);
     }
-  next:
     for (size_t d = outer; d-- > 0;) {
       in += loops[d].inStride;
       o += loops[d].outStride;

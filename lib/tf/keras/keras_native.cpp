@@ -5,6 +5,7 @@
 // file primitives of Keras saving (atomic writes, CRC-32 checksums).
 // Also registers `import keras` as tf.keras.
 #include "lib/tf/keras/keras_native.h"
+#include "lib/file_util.h"
 #include "lib/tf/tf_lib.h"
 #include "runtime/interp/signature.h"
 
@@ -69,44 +70,9 @@ std::string bytesOf(Interpreter &in, const Value &v) {
   in.raise("TypeError", fmt::format("expected str or bytes, not {}", in.typeName(v)));
 }
 
-void syncDirectoryOf(const fs::path &p) {
-  fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
-  int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY);
-  if (fd >= 0) {
-    ::fsync(fd);
-    ::close(fd);
-  }
-}
-
-// Writes `data` to a temporary sibling, fsyncs it and renames it over
-// `path`: a reader (or a crash) sees the old file or the new one.
+// Keras files are written atomically (lib/file_util.h).
 void writeAtomic(Interpreter &in, const std::string &path, const std::string &data) {
-  if (in.options().readOnlyFiles) in.raise("OSError", fmt::format("cannot write {}: file writes are disabled", path));
-  fs::path target(path);
-  fs::path tmp = target;
-  tmp += fmt::format(".tmp-{}", ::getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0)
-    in.raise("OSError", fmt::format("[Errno {}] {}: '{}'", errno, std::strerror(errno), path));
-  size_t off = 0;
-  while (off < data.size()) {
-    ssize_t n = ::write(fd, data.data() + off, data.size() - off);
-    if (n <= 0) {
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      in.raise("OSError", fmt::format("cannot write {}", path));
-    }
-    off += size_t(n);
-  }
-  ::fsync(fd);
-  ::close(fd);
-  std::error_code ec;
-  fs::rename(tmp, target, ec);
-  if (ec) {
-    ::unlink(tmp.c_str());
-    in.raise("OSError", fmt::format("cannot write {}: {}", path, ec.message()));
-  }
-  syncDirectoryOf(target);
+  lib::writeFileAtomic(in, path, data);
 }
 
 // The weights blob of a tfs Keras file: per tensor a dtype code, the rank,
