@@ -23,8 +23,8 @@ int promotionRank(DType d) {
   case DType::Float32: return 3;
   case DType::Float64: return 4;
   case DType::String: return 5;
+  default: return 5;  // dtypes tfs's numpy lacks never reach arrays (requireNumpyDType)
   }
-  return 5;
 }
 }  // namespace
 
@@ -100,6 +100,7 @@ TensorObject *ndarrayOf(const Value &v) {
 }
 
 Tensor asTensor(Interpreter &in, const Value &v, std::optional<DType> dtype) {
+  if (dtype) requireNumpyDType(in, *dtype);
   Tensor t;
   if (auto *o = v.as<TensorObject>()) {
     if (o->symbolic())
@@ -118,6 +119,7 @@ Tensor asTensor(Interpreter &in, const Value &v, std::optional<DType> dtype) {
     }
     t = tensorFromPython(in, v, dtype, true);
   }
+  requireNumpyDType(in, t.dtype());
   if (dtype && *dtype != t.dtype()) {
     if ((*dtype == DType::String) != (t.dtype() == DType::String))
       in.raise("ValueError", fmt::format("could not convert array of {} to {}", numpyDTypeName(t.dtype()),

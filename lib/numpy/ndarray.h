@@ -34,6 +34,7 @@ template <class F> decltype(auto) visitDType(DType d, F &&f) {
   case DType::Float32: return f(float{});
   case DType::Float64: return f(double{});
   case DType::String: break;
+  default: break;  // dtypes tfs's numpy lacks never reach arrays (requireNumpyDType)
   }
   return f(std::string{});
 }

@@ -4,6 +4,7 @@
 // start + i * delta with delta taken from the first two values, linspace as
 // arange(num) * step + start with the last value set to stop) so floats
 // print identically.
+#include "ir/element_types.h"
 #include "lib/numpy/ndarray.h"
 
 #include <cmath>
@@ -107,7 +108,7 @@ Value arange(Interpreter &in, const Bound &a) {
     n = len > 0 ? int64_t(len) : 0;
     checkedCount(in, {n}, d);
     Tensor t = Tensor::empty(d, {n});
-    visitDType(d, [&](auto tag) {
+    numpy::visitDType(d, [&](auto tag) {
       using T = decltype(tag);
       if constexpr (!std::is_same_v<T, std::string>)
         for (int64_t i = 0; i < n; ++i) t.data<T>()[i] = T(b + i * s);
@@ -122,11 +123,11 @@ Value arange(Interpreter &in, const Bound &a) {
   n = len > 0 ? int64_t(len) : 0;
   checkedCount(in, {n}, d);
   Tensor t = Tensor::empty(d, {n});
-  visitDType(d, [&](auto tag) {
+  numpy::visitDType(d, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (!std::is_same_v<T, std::string>) {
       if (integral) {
-        T first = numericCast<double, T>(b), second = numericCast<double, T>(b + s);
+        T first = ir::numericCast<double, T>(b), second = ir::numericCast<double, T>(b + s);
         T delta = T(second - first);
         for (int64_t i = 0; i < n; ++i) t.data<T>()[i] = T(first + T(i) * delta);
       } else {
@@ -188,7 +189,7 @@ Value diag(Interpreter &in, const Bound &a) {
     Tensor zero = cast(Tensor::scalar(int64_t(0)), v.dtype());
     std::vector<int64_t> pos(size_t(n * n), -1);
     for (int64_t i = 0; i < v.shape()[0]; ++i) pos[size_t((k >= 0 ? i : i - k) * n + (k >= 0 ? i + k : i))] = i;
-    visitDType(v.dtype(), [&](auto tag) {
+    numpy::visitDType(v.dtype(), [&](auto tag) {
       using T = decltype(tag);
       for (size_t i = 0; i < pos.size(); ++i) out.data<T>()[i] = pos[i] < 0 ? zero.data<T>()[0] : v.data<T>()[pos[i]];
     });
@@ -209,7 +210,7 @@ Value triangle(Interpreter &in, const Bound &a, bool lower) {
   if (m.rank() < 2) in.raise("NotImplementedError", "tril/triu of a 1-d array is not supported by tfs");
   Tensor out = m.copy();
   int64_t rows = m.shape()[m.rank() - 2], cols = m.shape()[m.rank() - 1];
-  visitNumeric(in, m.dtype(), "tril", [&](auto tag) {
+  numpy::visitNumeric(in, m.dtype(), "tril", [&](auto tag) {
     using T = decltype(tag);
     for (int64_t i = 0; i < out.numElements(); ++i) {
       int64_t c = i % cols, r = (i / cols) % rows;

@@ -4,6 +4,7 @@
 // and result dtypes (ints sum as int64, means of ints are float64, float32
 // stays float32). mean/var/std follow numpy's _methods.py step by step
 // (sum, then divide; var sums the squared deviations) so the floats match.
+#include "ir/element_types.h"
 #include "lib/numpy/reduce_engine.h"
 
 #include <cmath>
@@ -87,14 +88,14 @@ Value logical(Interpreter &in, const Bound &a, ReduceOp op) {
 // dtype, a scalar sum through float64 and back (`ret.dtype.type(ret / n)`).
 Tensor divideBy(const Tensor &sum, double count, bool scalar) {
   Tensor out = Tensor::empty(sum.dtype(), sum.shape());
-  visitDType(sum.dtype(), [&](auto tag) {
+  numpy::visitDType(sum.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (!std::is_same_v<T, std::string>) {
       const T *s = sum.data<T>();
       T *o = out.data<T>();
       for (int64_t i = 0; i < sum.numElements(); ++i) {
         if constexpr (std::is_same_v<T, float>) o[i] = scalar ? float(double(s[i]) / count) : s[i] / float(count);
-        else o[i] = numericCast<double, T>(double(s[i]) / count);
+        else o[i] = ir::numericCast<double, T>(double(s[i]) / count);
       }
     }
   });
@@ -129,7 +130,7 @@ Tensor variance(Interpreter &in, const Bound &a, Input &x, std::vector<bool> &ma
   DType devType = promoteTypes(x.t.dtype(), m.dtype());
   Tensor xs = cast(x.t, devType), ms = broadcastTo(cast(m, devType), x.t.shape());
   Tensor dev = Tensor::empty(devType, x.t.shape());
-  visitDType(devType, [&](auto tag) {
+  numpy::visitDType(devType, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (!std::is_same_v<T, std::string> && !std::is_same_v<T, bool>) {
       for (int64_t i = 0; i < dev.numElements(); ++i) {
@@ -154,7 +155,7 @@ Value stddev(Interpreter &in, const Bound &a) {
   Input x = input(in, a["a"]);
   auto mask = axisMask(in, a["axis"], x.t.rank());
   Tensor v = variance(in, a, x, mask);
-  visitDType(v.dtype(), [&](auto tag) {
+  numpy::visitDType(v.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>)
       for (int64_t i = 0; i < v.numElements(); ++i) v.data<T>()[i] = std::sqrt(v.data<T>()[i]);
@@ -182,7 +183,7 @@ Value argExtreme(Interpreter &in, const Bound &a, bool isMax) {
   for (size_t d = 0; d < shape.size(); ++d)
     if (int64_t(d) != axis) outShape.push_back(shape[d]);
   Tensor out = Tensor::empty(DType::Int64, outShape);
-  visitNumeric(in, x.dtype(), "argmax", [&](auto tag) {
+  numpy::visitNumeric(in, x.dtype(), "argmax", [&](auto tag) {
     using T = decltype(tag);
     const T *p = x.data<T>();
     for (int64_t o = 0; o < outer; ++o)
@@ -225,7 +226,7 @@ Value cumulative(Interpreter &in, const Bound &a, bool product) {
   for (int64_t k = 0; k < axis; ++k) outer *= shape[size_t(k)];
   for (size_t k = size_t(axis) + 1; k < shape.size(); ++k) inner *= shape[k];
   Tensor out = Tensor::empty(x.dtype(), shape);
-  visitNumeric(in, x.dtype(), "cumsum", [&](auto tag) {
+  numpy::visitNumeric(in, x.dtype(), "cumsum", [&](auto tag) {
     using T = decltype(tag);
     if constexpr (!std::is_same_v<T, bool>) {
       for (int64_t o = 0; o < outer; ++o)
@@ -269,7 +270,7 @@ Value countNonzero(Interpreter &in, const Bound &a) {
 Tensor withoutNans(const Tensor &x, double replacement) {
   if (!ir::isFloating(x.dtype())) return x;
   Tensor out = x.copy();
-  visitDType(x.dtype(), [&](auto tag) {
+  numpy::visitDType(x.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>)
       for (int64_t i = 0; i < out.numElements(); ++i)

@@ -18,6 +18,7 @@ const char *descrOf(DType d) {
   case DType::Float32: return "<f4";
   case DType::Float64: return "<f8";
   case DType::String: break;
+  default: break;  // dtypes tfs's numpy lacks: no descr (the caller raises)
   }
   return nullptr;
 }

@@ -46,6 +46,19 @@ std::vector<std::pair<std::string, ClassObject *>> abstractClasses;
 
 }  // namespace
 
+bool numpySupportsDType(DType t) {
+  for (const auto &i : kNumpyTypes)
+    if (i.dtype == t) return true;
+  return false;
+}
+
+void requireNumpyDType(Interpreter &in, DType t) {
+  if (!numpySupportsDType(t))
+    in.raise("NotImplementedError",
+             std::string("numpy arrays of dtype ") + ir::dtypeName(t) + " are not supported by tfs (tfs's numpy has bool, int32, "
+             "int64, float32, float64 and bytes)");
+}
+
 void setNdarrayHooks(const NdarrayHooks &h) { hooks = h; }
 const NdarrayHooks &ndarrayHooks() { return hooks; }
 

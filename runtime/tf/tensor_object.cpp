@@ -232,6 +232,7 @@ std::optional<Value> TensorObject::getAttr(Interpreter &in, const std::string &n
       // A scalar string tensor's numpy() is Python bytes in TF (b'...').
       if (self->eager.dtype() == DType::String && self->eager.rank() == 0)
         return Value(make<BytesObject>(self->eager.data<std::string>()[0]));
+      requireNumpyDType(in, self->eager.dtype());
       return wrap(self->eager, true);
     });
   }

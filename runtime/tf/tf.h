@@ -117,6 +117,11 @@ struct NumpyDTypeObject : Object {
 Value numpyDTypeValue(DType t);
 // numpy's name of a dtype: "float64", "int32", "bool" ("bytes" for strings).
 std::string numpyDTypeName(DType t);
+// Whether tfs's numpy has arrays of this engine dtype (not int8/uint8/...,
+// float16, bfloat16, complex); requireNumpyDType raises NotImplementedError
+// naming the dtype where it has not, so no array is computed in a wrong type.
+bool numpySupportsDType(DType t);
+void requireNumpyDType(Interpreter &in, DType t);
 // numpy's dtype for a name or type code: "float32", "f4", "<f8", "float",
 // "int", "i8", "bool", "?", "d", ... (nullopt when it is none of these).
 std::optional<DType> parseNumpyDTypeName(std::string_view name);
