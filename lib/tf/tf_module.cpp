@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <fmt/format.h>
 
 namespace tfs::runtime::tf {
@@ -185,30 +186,61 @@ Value tfAssert(Interpreter &in, Args a, const Kwargs &kw) {
   return Value();
 }
 
-void tfPrint(Interpreter &in, Args a, const Kwargs &kw) {
-  std::string sep = " ", end = "\n";
-  int64_t summarize = 3;
-  bool toStdout = false;
-  for (const auto &[k, v] : kw) {
-    if (k == "sep") sep = in.str(v);
-    else if (k == "end") end = in.str(v);
-    else if (k == "summarize") summarize = v.isNone() ? 3 : in.toInt(v);
-    else if (k == "output_stream") toStdout = in.repr(v).find("stdout") != std::string::npos;
+bool isPrintedTensor(const Value &v) {
+  auto *t = v.as<TensorObject>();
+  return (t && !t->numpy) || v.as<VariableObject>();  // a numpy array prints as str()
+}
+
+// tf.print's text for one input: tensors, also inside (nested) lists, tuples
+// and dicts, print by value; other values as Python's str() (inside a
+// structure, repr() as str() of a container does). `tensor` renders one
+// tensor and gets it in order: its value eagerly, a "{}" slot in a graph.
+std::string printText(Interpreter &in, const Value &v, bool nested, const std::function<std::string(const Value &)> &tensor) {
+  if (isPrintedTensor(v)) return tensor(v);
+  auto seq = [&](const std::vector<Value> &items, const char *open, const char *close, bool tuple) {
+    std::string out = open;
+    for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + printText(in, items[i], true, tensor);
+    if (tuple && items.size() == 1) out += ",";
+    return out + close;
+  };
+  if (auto *l = v.as<ListObject>()) return seq(l->items, "[", "]", false);
+  if (auto *t = v.as<TupleObject>()) return seq(t->items, "(", ")", true);
+  if (auto *d = v.as<DictObject>()) {
+    std::string out = "{";
+    bool first = true;
+    for (const auto &[k, x] : d->items()) {
+      out += (first ? "" : ", ") + in.repr(k) + ": " + printText(in, x, true, tensor);
+      first = false;
+    }
+    return out + "}";
   }
+  return nested ? in.repr(v) : in.str(v);
+}
+
+void tfPrint(Interpreter &in, const Bound &b) {
+  const std::vector<Value> &a = b.varArgs();
+  std::string sep = in.str(b["sep"]), end = b.isNone("end") ? "\n" : in.str(b["end"]);
+  int64_t summarize = b.isNone("summarize") ? 3 : in.toInt(b["summarize"]);
+  bool toStdout = !b.isNone("output_stream") && in.repr(b["output_stream"]).find("stdout") != std::string::npos;
+  // A scalar string tensor prints bare only as tf.print's sole input.
+  bool sole = a.size() == 1 && isPrintedTensor(a[0]);
   if (GraphScope *g = currentGraph(in)) {
     std::vector<ir::Value *> ops;
+    auto escape = [](const std::string &s) {
+      std::string t;
+      for (char c : s) t += c == '{' ? std::string("{{") : c == '}' ? std::string("}}") : std::string(1, c);
+      return t;
+    };
+    auto slot = [&](const Value &v) {
+      auto x = toTensor(in, v);
+      ops.push_back(x->symbolic() ? x->sym : g->builder().constant(denseFromTensor(x->eager), in.currentSpan()));
+      return std::string("\x01");  // marks the slot until the template is escaped
+    };
     std::string templ;
     for (size_t i = 0; i < a.size(); ++i) {
-      if (i) templ += sep;
-      // A numpy array is a Python object to tf.print: printed as str() does.
-      if (auto *t = a[i].as<TensorObject>(); (t && !t->numpy) || a[i].as<VariableObject>()) {
-        auto x = toTensor(in, a[i]);
-        ops.push_back(x->symbolic() ? x->sym : g->builder().constant(denseFromTensor(x->eager), in.currentSpan()));
-        templ += "{}";
-      } else {
-        std::string s = in.str(a[i]);
-        for (char c : s) templ += c == '{' ? std::string("{{") : c == '}' ? std::string("}}") : std::string(1, c);
-      }
+      std::string text = escape((i ? sep : std::string()) + printText(in, a[i], false, slot));
+      for (size_t k; (k = text.find('\x01')) != std::string::npos;) text.replace(k, 1, "{}");
+      templ += text;
     }
     ir::Attrs attrs{{"template", templ}, {"end", end}, {"summarize", summarize},
                     {"output_stream", std::string(toStdout ? "stdout" : "stderr")}};
@@ -219,14 +251,12 @@ void tfPrint(Interpreter &in, Args a, const Kwargs &kw) {
     }
     return;
   }
+  auto value = [&](const Value &v) {
+    if (auto *t = v.as<TensorObject>()) return formatTfPrint(t->eager, int(summarize), sole);
+    return formatTfPrint(*v.as<VariableObject>()->value, int(summarize), sole);
+  };
   std::string out;
-  for (size_t i = 0; i < a.size(); ++i) {
-    if (i) out += sep;
-    // A scalar string tensor prints bare only as tf.print's sole input.
-    if (auto *t = a[i].as<TensorObject>(); t && !t->numpy) out += formatTfPrint(t->eager, int(summarize), a.size() == 1);
-    else if (auto *v = a[i].as<VariableObject>()) out += formatTfPrint(*v->value, int(summarize), a.size() == 1);
-    else out += in.str(a[i]);
-  }
+  for (size_t i = 0; i < a.size(); ++i) out += (i ? sep : std::string()) + printText(in, a[i], false, value);
   out += end;
   std::fflush(stdout);
   std::fwrite(out.data(), 1, out.size(), toStdout ? stdout : stderr);
@@ -416,7 +446,9 @@ Value makeTfModule(Interpreter &in, bool v1) {
     t->watchAccessed = in.truth(args[1]);
     return t;
   });
-  def(in, *tf, "print", [](Interpreter &in, Args a, const Kwargs &kw) { tfPrint(in, a, kw); return Value(); });
+  tf->scope->vars["print"] = nativeWithSignature(
+      in, "print(*inputs, output_stream=None, summarize=3, sep=' ', end=None, name=None)",
+      [](Interpreter &in, const Bound &b) -> Value { tfPrint(in, b); return Value(); });
   Value assertFn = in.native("Assert", [](Interpreter &in, Args a, const Kwargs &kw) { return tfAssert(in, a, kw); });
   tf->scope->vars["Assert"] = assertFn;
   submodule(in, *tf, "debugging")->scope->vars["Assert"] = assertFn;
