@@ -99,7 +99,7 @@ std::vector<Item> expandKey(Interpreter &in, const Value &key, const Shape &shap
   if (consumed > shape.size())
     in.raise("IndexError", fmt::format("too many indices for array: array is {}-dimensional, but {} were indexed",
                                        shape.size(), consumed));
-  static const SliceObject fullSlice;
+  static const SliceObject fullSlice{};
   std::vector<Item> out;
   size_t axis = 0;
   for (auto &it : items) {
