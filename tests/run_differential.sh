@@ -22,7 +22,12 @@ if [ $pyrc -ne 0 ]; then
   exc="$(tail -1 "$tmp/py.err" | cut -d: -f1)"
   [ $tfsrc -eq 1 ] || { echo "python3 failed ($pyrc) but tfs exited $tfsrc"; status=1; }
   grep -Fq "error: $exc" "$tmp/tfs.err" || { echo "tfs stderr lacks 'error: $exc'"; cat "$tmp/tfs.err"; status=1; }
-  pyline="$(grep -oE '^  File "[^"]*", line [0-9]+' "$tmp/py.err" | tail -1 | grep -oE '[0-9]+$')"
+  # tfs reports an error raised inside its library (random, json) at the
+  # program's line that called into the library, and one raised in the
+  # program's own modules at that module's line: compare with python3's
+  # innermost traceback entry in the file tfs names.
+  tfsfile="$(grep -m1 ': error: ' "$tmp/tfs.err" | sed -E 's/^(.*\.(tfs|py)):[0-9]+:[0-9]+: error: .*$/\1/')"
+  pyline="$(grep -oE '^  File "[^"]*", line [0-9]+' "$tmp/py.err" | grep -F "/$(basename "$tfsfile")\"" | tail -1 | grep -oE '[0-9]+$')"
   tfsline="$(grep -m1 ': error: ' "$tmp/tfs.err" | sed -E 's/^.*\.(tfs|py):([0-9]+):[0-9]+: error: .*$/\2/')"
   [ "$pyline" = "$tfsline" ] || { echo "exception line: python3 $pyline, tfs $tfsline"; status=1; }
 elif [ $tfsrc -ne 0 ]; then

@@ -22,6 +22,8 @@ void registerMathModule();
 void registerSysModule();
 void registerUnsupportedModuleNames();
 void registerImportlibModule();
+// The native cores of pure-.tfs modules: _random (Mersenne Twister).
+void registerRandomCoreModule();
 // Registers `time` and `timeit` (time_module.cpp); part of registerLanguageModules.
 void registerTimeModules();
 

@@ -14,6 +14,7 @@ void registerLanguageModules() {
   registerSysModule();
   registerTimeModules();
   registerImportlibModule();
+  registerRandomCoreModule();
   registerUnsupportedModuleNames();
 }
 

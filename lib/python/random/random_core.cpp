@@ -1,0 +1,205 @@
+// `_random`: the Mersenne Twister core under `random` (random.tfs), as
+// CPython's _randommodule.c draws it, so that a seeded script prints the
+// numbers CPython prints: seed(int) runs init_by_array over the 32-bit words
+// of abs(seed) (low word first), random() builds a double from two words
+// (a>>5, b>>6), seed(float) keys on the unsigned hash, getrandbits(k) fills 32-bit words low first and drops the
+// surplus high bits of the last one, and _randbelow(n) rejects
+// getrandbits(n.bit_length()) draws until one is below n. The state tuple is
+// CPython's (624 words and the position).
+#include "lib/python/python_modules.h"
+#include "runtime/interp/interpreter.h"
+#include "runtime/interp/signature.h"
+
+#include <array>
+#include <bit>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <fmt/format.h>
+#include <random>
+
+namespace tfs::runtime {
+
+namespace {
+
+class MersenneTwister {
+public:
+  static constexpr int N = 624, M = 397;
+
+  void initGenrand(uint32_t s) {
+    mt_[0] = s;
+    for (pos_ = 1; pos_ < N; ++pos_) mt_[pos_] = 1812433253u * (mt_[pos_ - 1] ^ (mt_[pos_ - 1] >> 30)) + uint32_t(pos_);
+  }
+  void initByArray(const std::vector<uint32_t> &key) {
+    initGenrand(19650218u);
+    int i = 1;
+    size_t j = 0;
+    for (size_t k = std::max<size_t>(N, key.size()); k; --k) {
+      mt_[i] = (mt_[i] ^ ((mt_[i - 1] ^ (mt_[i - 1] >> 30)) * 1664525u)) + key[j] + uint32_t(j);
+      if (++i >= N) mt_[0] = mt_[N - 1], i = 1;
+      if (++j >= key.size()) j = 0;
+    }
+    for (int k = N - 1; k; --k) {
+      mt_[i] = (mt_[i] ^ ((mt_[i - 1] ^ (mt_[i - 1] >> 30)) * 1566083941u)) - uint32_t(i);
+      if (++i >= N) mt_[0] = mt_[N - 1], i = 1;
+    }
+    mt_[0] = 0x80000000u;  // the most significant bit is 1: a non-zero initial state
+    pos_ = N;
+  }
+  uint32_t next() {
+    if (pos_ >= N) refill();
+    uint32_t y = mt_[pos_++];
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680u;
+    y ^= (y << 15) & 0xefc60000u;
+    return y ^ (y >> 18);
+  }
+  double nextDouble() {
+    uint32_t a = next() >> 5, b = next() >> 6;
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
+  }
+  // k in [0, 64]: k random bits, low words first as CPython assembles them.
+  uint64_t bits(int k) {
+    if (k <= 32) return k == 0 ? 0 : next() >> (32 - k);
+    uint64_t low = next();
+    return low | uint64_t(next() >> (64 - k)) << 32;
+  }
+  std::array<uint32_t, N> &words() { return mt_; }
+  int &position() { return pos_; }
+
+private:
+  void refill() {
+    auto twist = [](uint32_t hi, uint32_t lo, uint32_t far) {
+      uint32_t y = (hi & 0x80000000u) | (lo & 0x7fffffffu);
+      return far ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
+    };
+    int k = 0;
+    for (; k < N - M; ++k) mt_[k] = twist(mt_[k], mt_[k + 1], mt_[k + M]);
+    for (; k < N - 1; ++k) mt_[k] = twist(mt_[k], mt_[k + 1], mt_[k + (M - N)]);
+    mt_[N - 1] = twist(mt_[N - 1], mt_[0], mt_[M - 1]);
+    pos_ = 0;
+  }
+  std::array<uint32_t, N> mt_{};
+  int pos_ = N + 1;
+};
+
+struct GeneratorObject final : Object {
+  MersenneTwister mt;
+  const char *typeName() const override { return "_random.Random"; }
+};
+
+MersenneTwister &generatorOf(Interpreter &in, const Value &v) {
+  auto *g = v.as<GeneratorObject>();
+  if (!g) in.raise("TypeError", fmt::format("expected a _random.Random state, got {}", in.typeName(v)));
+  return g->mt;
+}
+
+// CPython's hash() of a float (Python/pyhash.c): x reduced modulo the
+// Mersenne prime 2**61 - 1, signed as x; -1 becomes -2. seed(float) hashes.
+int64_t cpythonFloatHash(double x) {
+  constexpr uint64_t P = (uint64_t(1) << 61) - 1;
+  if (std::isinf(x)) return x > 0 ? 314159 : -314159;
+  if (std::isnan(x)) return 0;
+  int e;
+  double m = std::frexp(x, &e);
+  int sign = 1;
+  if (m < 0) sign = -1, m = -m;
+  uint64_t h = 0;
+  while (m) {
+    h = ((h << 28) & P) | h >> (61 - 28);
+    m *= 268435456.0;
+    e -= 28;
+    uint64_t y = uint64_t(m);
+    m -= double(y);
+    h += y;
+    if (h >= P) h -= P;
+  }
+  e = e >= 0 ? e % 61 : 61 - 1 - ((-1 - e) % 61);
+  h = ((h << e) & P) | h >> (61 - e);
+  int64_t r = int64_t(h) * sign;
+  return r == -1 ? -2 : r;
+}
+
+void seedFrom(Interpreter &in, MersenneTwister &mt, const Value &a) {
+  uint64_t n;
+  if (a.isNone()) {
+    std::random_device rd;
+    std::vector<uint32_t> key(4);
+    for (auto &w : key) w = rd();
+    key[0] ^= uint32_t(std::chrono::steady_clock::now().time_since_epoch().count());
+    mt.initByArray(key);
+    return;
+  }
+  if (a.isInt() || a.isBool()) {
+    int64_t v = a.asInt();
+    n = v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v);
+  } else if (a.isFloat()) {
+    n = uint64_t(cpythonFloatHash(a.asFloat()));  // (size_t)hash, as CPython: no abs()
+  } else {
+    in.raise("NotImplementedError", fmt::format("random.seed() of a {} is not supported by tfs", in.typeName(a)));
+  }
+  std::vector<uint32_t> key{uint32_t(n)};
+  if (n >> 32) key.push_back(uint32_t(n >> 32));
+  mt.initByArray(key);
+}
+
+Value makeRandomCore(Interpreter &in) {
+  auto m = make<ModuleObject>("_random");
+  auto &vars = m->scope->vars;
+  vars["new_generator"] = nativeWithSignature(in, "new_generator()", [](Interpreter &, const Bound &) {
+    return Value(make<GeneratorObject>());
+  });
+  vars["seed"] = nativeWithSignature(in, "seed(state, a)", [](Interpreter &in, const Bound &b) {
+    seedFrom(in, generatorOf(in, b["state"]), b["a"]);
+    return Value();
+  });
+  vars["random"] = nativeWithSignature(in, "random(state)", [](Interpreter &in, const Bound &b) {
+    return Value::real(generatorOf(in, b["state"]).nextDouble());
+  });
+  vars["getrandbits"] = nativeWithSignature(in, "getrandbits(state, k)", [](Interpreter &in, const Bound &b) {
+    auto &mt = generatorOf(in, b["state"]);
+    int64_t k = in.toIndex(b["k"]);
+    if (k < 0) in.raise("ValueError", "number of bits must be non-negative");
+    if (k > 63) in.raise("OverflowError", fmt::format("getrandbits({}) is past tfs's 64-bit ints", k));
+    return Value::integer(int64_t(mt.bits(int(k))));
+  });
+  // A uniform int in [0, n), n > 0.
+  vars["randbelow"] = nativeWithSignature(in, "randbelow(state, n)", [](Interpreter &in, const Bound &b) {
+    auto &mt = generatorOf(in, b["state"]);
+    int64_t n = in.toIndex(b["n"]);
+    if (n <= 0) return Value::integer(0);
+    int k = 64 - std::countl_zero(uint64_t(n));
+    uint64_t r = mt.bits(k);
+    while (r >= uint64_t(n)) r = mt.bits(k);
+    return Value::integer(int64_t(r));
+  });
+  vars["getstate"] = nativeWithSignature(in, "getstate(state)", [](Interpreter &in, const Bound &b) {
+    auto &mt = generatorOf(in, b["state"]);
+    std::vector<Value> items;
+    for (uint32_t w : mt.words()) items.push_back(Value::integer(w));
+    items.push_back(Value::integer(mt.position()));
+    return in.tuple(std::move(items));
+  });
+  vars["setstate"] = nativeWithSignature(in, "setstate(state, words)", [](Interpreter &in, const Bound &b) {
+    auto &mt = generatorOf(in, b["state"]);
+    auto *t = b["words"].as<TupleObject>();
+    if (!t) in.raise("TypeError", "state vector must be a tuple");
+    if (t->items.size() != MersenneTwister::N + 1) in.raise("ValueError", "state vector is the wrong size");
+    for (int i = 0; i < MersenneTwister::N; ++i) {
+      int64_t w = in.toInt(t->items[size_t(i)]);
+      if (w < 0 || w > 0xffffffffLL) in.raise("OverflowError", "Python int too large to convert to C unsigned long");
+      mt.words()[size_t(i)] = uint32_t(w);
+    }
+    int64_t pos = in.toInt(t->items.back());
+    if (pos < 0 || pos > MersenneTwister::N) in.raise("ValueError", "invalid state");
+    mt.position() = int(pos);
+    return Value();
+  });
+  return Value(m);
+}
+
+}  // namespace
+
+void registerRandomCoreModule() { Interpreter::registerNativeModule("_random", makeRandomCore); }
+
+}  // namespace tfs::runtime
