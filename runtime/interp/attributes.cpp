@@ -154,10 +154,15 @@ std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string
       if (sample != samples.end() && builtinMethod(*this, sample->second(*this), name)) {
         std::string typeName = cls->name;
         return native(name, [name, typeName](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-          if (a.empty() || in.typeName(a[0]) != typeName)
+          // The receiver: a value of the type, or an instance of a subclass
+          // of it (class D(dict): dict.keys(self)) through its built-in value.
+          Value self = a.empty() ? Value() : a[0];
+          if (auto *inst = self.as<InstanceObject>(); inst && !inst->builtinValue.isNone())
+            self = inst->builtinValue;
+          if (a.empty() || in.typeName(self) != typeName)
             in.raise("TypeError", fmt::format("descriptor '{}' for '{}' objects doesn't apply to a '{}' object", name,
                                               typeName, a.empty() ? "NoneType" : in.typeName(a[0])));
-          auto m = builtinMethod(in, a[0], name);
+          auto m = builtinMethod(in, self, name);
           return in.call(*m, a.subspan(1), kw);
         });
       }
@@ -222,7 +227,8 @@ std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string
     }
     if (name == "__dict__") {
       auto d = make<DictObject>();
-      for (auto &[k, v] : fn->attrs) d->set(*this, str(k), v);
+      for (auto &[k, v] : fn->attrs)
+        if (k != "__doc__" && k != "__module__") d->set(*this, str(k), v);
       return Value(d);
     }
     if (name == "__get__") {
@@ -298,6 +304,14 @@ void Interpreter::setAttr(const Value &obj, const std::string &name, const Value
     return;
   }
   if (auto *fn = obj.as<FunctionObject>()) {
+    // functools.wraps renames a wrapper: __name__/__qualname__ are the
+    // function's own fields, read by repr and tracebacks.
+    if (name == "__name__" || name == "__qualname__") {
+      auto *s = v.as<StrObject>();
+      if (!s) raise("TypeError", fmt::format("{} must be set to a string object", name));
+      (name == "__name__" ? fn->name : fn->qualname) = s->s;
+      return;
+    }
     fn->attrs[name] = v;
     return;
   }

@@ -233,7 +233,14 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     if (auto *inst = a[0].as<InstanceObject>()) inst->set(in.str(a[1]), a[2]);
     return Value();
   }));
-  addType("int", [](Interpreter &in, Args a, const Kwargs &) {
+  addType("int", [](Interpreter &in, Args args, const Kwargs &kw) {
+    // int(x, base) or int(x, base=b) (functools.partial(int, base=2)).
+    std::vector<Value> a(args.begin(), args.end());
+    for (auto &[k, v] : kw) {
+      if (k != "base") in.raise("TypeError", fmt::format("'{}' is an invalid keyword argument for int()", k));
+      if (a.size() != 1) in.raise("TypeError", "argument for int() given by name ('base') and position (2)");
+      a.push_back(v);
+    }
     if (a.empty()) return Value::integer(0);
     if (a.size() == 2) {
       auto *s = a[0].as<StrObject>();
