@@ -16,6 +16,7 @@ void registerLibrary() {
   runtime::registerLanguageModules();
   runtime::tf::registerTfModules();
   runtime::tf::registerKerasModules();
+  runtime::tf::registerTrainModules();
   runtime::tf::numpy::registerNdarrayHooks();
   for (const auto &src : runtime::tf::preludeSources())
     runtime::Interpreter::registerSourceModule(src.name, src.text);

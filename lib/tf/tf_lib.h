@@ -9,6 +9,8 @@ namespace tfs::runtime::tf {
 
 // Modules.
 void registerTfModules();
+// `_tf_train_native`: checkpoint files and variable access for tf.train (train/checkpoint_file.cpp).
+void registerTrainModules();
 Value makeTfModule(Interpreter &in, bool v1);
 Value makeNumpyModule(Interpreter &in);
 void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObject &nn, ModuleObject &linalg);

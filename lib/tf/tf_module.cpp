@@ -35,6 +35,10 @@ std::optional<Value> compositeApi(Interpreter &in, const char *table, const std:
 // The tf.train names written in .tfs (both tf.train and tf.compat.v1.train).
 std::optional<Value> trainApi(Interpreter &in, const std::string &name) {
   if (name == "ClusterSpec") return in.getAttr(importPreludeModule(in, "_tf_device"), name);
+  // Checkpoints (lib/tf/train/_tf_checkpoint.tfs).
+  Value api = in.call(in.getAttr(importPreludeModule(in, "_tf_checkpoint"), "train_api"), {});
+  if (auto *d = api.as<DictObject>())
+    if (auto f = d->get(in, in.str(name))) return f;
   return std::nullopt;
 }
 
@@ -336,7 +340,9 @@ Value makeTfModule(Interpreter &in, bool v1) {
   tf->scope->vars["newaxis"] = Value();
   for (const char *e : {"InvalidArgumentError", "FailedPreconditionError", "ResourceExhaustedError",
                         "UnimplementedError", "NotFoundError", "OutOfRangeError", "InternalError",
-                        "OperatorNotAllowedInGraphError"}) {
+                        "OperatorNotAllowedInGraphError", "DataLossError", "AlreadyExistsError",
+                        "PermissionDeniedError", "UnknownError", "AbortedError", "CancelledError",
+                        "DeadlineExceededError", "UnavailableError"}) {
     auto cls = in.exceptionClass(e);
     errors->scope->vars[e] = cls;
   }

@@ -1,0 +1,315 @@
+// The files of a tfs checkpoint (tf.train.Checkpoint, CheckpointManager,
+// tf.compat.v1.train.Saver) and the variable access their .tfs code needs:
+// the native module `_tf_train_native`.
+//
+// Note [tfs checkpoint files]
+// A checkpoint at prefix P is two files, named as TensorFlow names them so
+// scripts that list or glob checkpoint files keep working:
+//   P.data-00000-of-00001  "TFS-CKPT-DATA 1\n", the tensors' bytes, then a
+//                          trailer "\nCRC32 xxxxxxxx\n" over what precedes it;
+//   P.index                "TFS-CKPT-INDEX 1\n", one line per tensor
+//                          "key\tdtype\tdims\toffset\tbytes\n" (dims comma
+//                          separated, offset/bytes into the data file's
+//                          payload), "DATA xxxxxxxx\n" (the data file's CRC),
+//                          then the same CRC trailer.
+// Both are written atomically (lib/file_util), data first, so a crash leaves
+// a complete old checkpoint or a complete new one. Reading checks both
+// checksums and every offset before a byte is used: a torn, truncated or
+// edited checkpoint raises DataLossError naming the file, never a crash.
+// String tensors store each element as a u64 length and its bytes. The
+// format is tfs's own; TensorFlow's tensor bundle is not read or written.
+#include "lib/file_util.h"
+#include "lib/tf/tf_lib.h"
+
+#include <cstring>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+#include <zlib.h>
+
+namespace tfs::runtime::tf {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kDataMagic = "TFS-CKPT-DATA 1\n";
+constexpr std::string_view kIndexMagic = "TFS-CKPT-INDEX 1\n";
+constexpr size_t kTrailerSize = 16;  // "\nCRC32 " + 8 hex digits + "\n"
+
+std::string dataPath(const std::string &prefix) { return prefix + ".data-00000-of-00001"; }
+std::string indexPath(const std::string &prefix) { return prefix + ".index"; }
+
+uint32_t crcOf(std::string_view s) {
+  uLong c = ::crc32(0L, Z_NULL, 0);
+  return uint32_t(::crc32(c, reinterpret_cast<const Bytef *>(s.data()), uInt(s.size())));
+}
+
+std::string withTrailer(std::string body) {
+  uint32_t crc = crcOf(body);
+  return body + fmt::format("\nCRC32 {:08x}\n", crc);
+}
+
+[[noreturn]] void dataLoss(Interpreter &in, const std::string &path, const std::string &what) {
+  raiseTf(in, "DataLossError", fmt::format("Unable to read checkpoint file {}: {}", path, what));
+}
+
+// The body of a checkpoint file after its magic line, checksum verified.
+std::string readChecked(Interpreter &in, const std::string &path, std::string_view magic) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) dataLoss(in, path, "the file is missing or unreadable");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string data = ss.str();
+  if (data.compare(0, magic.size(), magic) != 0)
+    dataLoss(in, path, "not a checkpoint written by tfs (TensorFlow's tensor bundle format is not supported by tfs)");
+  if (data.size() < magic.size() + kTrailerSize) dataLoss(in, path, "the file is truncated");
+  std::string_view body(data.data(), data.size() - kTrailerSize);
+  std::string trailer = data.substr(data.size() - kTrailerSize);
+  if (trailer.compare(0, 7, "\nCRC32 ") != 0) dataLoss(in, path, "the file is truncated");
+  std::string expected = fmt::format("{:08x}", crcOf(body));
+  if (trailer.substr(7, 8) != expected)
+    dataLoss(in, path, fmt::format("checksum does not match: stored {} vs. calculated {}", trailer.substr(7, 8), expected));
+  return std::string(body.substr(magic.size()));
+}
+
+std::optional<DType> dtypeNamed(const std::string &name) {
+  for (int i = 0; i < ir::kNumDTypes; ++i)
+    if (name == ir::dtypeName(DType(i))) return DType(i);
+  return std::nullopt;
+}
+
+// One entry of the index.
+struct Entry {
+  std::string key;
+  DType dtype = DType::Float32;
+  std::vector<int64_t> dims;
+  size_t offset = 0, bytes = 0;
+};
+
+struct Index {
+  std::vector<Entry> entries;
+  uint32_t dataCrc = 0;
+};
+
+std::vector<std::string> splitOn(const std::string &s, char sep) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  for (size_t i = 0; i <= s.size(); ++i)
+    if (i == s.size() || s[i] == sep) {
+      out.push_back(s.substr(start, i - start));
+      start = i + 1;
+    }
+  return out;
+}
+
+Index readIndex(Interpreter &in, const std::string &prefix) {
+  std::string path = indexPath(prefix);
+  std::error_code ec;
+  if (!fs::exists(path, ec))
+    raiseTf(in, "NotFoundError",
+            fmt::format("Unsuccessful TensorSliceReader constructor: Failed to find any matching files for {}", prefix));
+  std::string body = readChecked(in, path, kIndexMagic);
+  Index idx;
+  bool sawData = false;
+  for (const std::string &line : splitOn(body, '\n')) {
+    if (line.empty()) continue;
+    if (line.rfind("DATA ", 0) == 0) {
+      idx.dataCrc = uint32_t(std::strtoul(line.c_str() + 5, nullptr, 16));
+      sawData = true;
+      continue;
+    }
+    std::vector<std::string> f = splitOn(line, '\t');
+    Entry e;
+    auto dt = f.size() == 5 ? dtypeNamed(f[1]) : std::nullopt;
+    if (!dt) dataLoss(in, path, "a malformed index entry");
+    e.key = f[0];
+    e.dtype = *dt;
+    if (!f[2].empty())
+      for (const std::string &d : splitOn(f[2], ',')) e.dims.push_back(std::strtoll(d.c_str(), nullptr, 10));
+    e.offset = std::strtoull(f[3].c_str(), nullptr, 10);
+    e.bytes = std::strtoull(f[4].c_str(), nullptr, 10);
+    idx.entries.push_back(std::move(e));
+  }
+  if (!sawData) dataLoss(in, path, "the index names no data file checksum");
+  return idx;
+}
+
+// The payload of the data file, checked against the index's record of it.
+std::string readData(Interpreter &in, const std::string &prefix, const Index &idx) {
+  std::string path = dataPath(prefix);
+  std::error_code ec;
+  if (!fs::exists(path, ec)) dataLoss(in, path, "the data file is missing");
+  std::string payload = readChecked(in, path, kDataMagic);
+  if (crcOf(payload) != idx.dataCrc) dataLoss(in, path, "the data file does not belong to its index");
+  return payload;
+}
+
+void putU64(std::string &out, uint64_t v) { out.append(reinterpret_cast<const char *>(&v), sizeof(v)); }
+
+std::string tensorBytes(const Tensor &t) {
+  if (t.dtype() != DType::String)
+    return std::string(static_cast<const char *>(t.rawData()), size_t(t.numElements()) * ir::dtypeSize(t.dtype()));
+  std::string out;
+  for (int64_t i = 0; i < t.numElements(); ++i) {
+    const std::string &s = t.data<std::string>()[i];
+    putU64(out, s.size());
+    out += s;
+  }
+  return out;
+}
+
+Tensor tensorFromBytes(Interpreter &in, const std::string &path, const Entry &e, std::string_view bytes) {
+  int64_t n = 1;
+  for (int64_t d : e.dims)
+    if (d < 0 || __builtin_mul_overflow(n, d, &n) || n > (int64_t(1) << 40)) dataLoss(in, path, "a malformed shape");
+  Tensor t = Tensor::empty(e.dtype, e.dims);
+  if (e.dtype != DType::String) {
+    if (bytes.size() != size_t(n) * ir::dtypeSize(e.dtype)) dataLoss(in, path, "a tensor's size does not match its shape");
+    std::memcpy(t.rawData(), bytes.data(), bytes.size());
+    return t;
+  }
+  size_t pos = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t len = 0;
+    if (pos + sizeof(len) > bytes.size()) dataLoss(in, path, "a string tensor is truncated");
+    std::memcpy(&len, bytes.data() + pos, sizeof(len));
+    pos += sizeof(len);
+    if (len > bytes.size() - pos) dataLoss(in, path, "a string tensor is truncated");
+    t.data<std::string>()[i] = std::string(bytes.substr(pos, len));
+    pos += len;
+  }
+  return t;
+}
+
+// The current value of a variable (eager, or a tf.compat.v1 graph variable
+// whose storage a Session's runs update).
+const Tensor &variableStorage(Interpreter &in, VariableObject &v) {
+  if (!v.value || !v.value->valid())
+    raiseTf(in, "FailedPreconditionError", fmt::format("Attempting to use uninitialized value {}", v.name.substr(0, v.name.find(':'))));
+  return *v.value;
+}
+
+Tensor valueToSave(Interpreter &in, const Value &v) {
+  if (auto *var = v.as<VariableObject>()) return variableStorage(in, *var);
+  Ref<TensorObject> t = toTensor(in, v);
+  if (t->symbolic()) raiseTf(in, "ValueError", "a checkpoint saves values, not symbolic tensors");
+  return t->eager;
+}
+
+void writeCheckpoint(Interpreter &in, const std::string &prefix, const std::vector<Value> &keys,
+                     const std::vector<Value> &values) {
+  if (keys.size() != values.size()) in.raise("ValueError", "write_checkpoint: keys and values differ in length");
+  std::string payload, index(kIndexMagic);
+  for (size_t i = 0; i < keys.size(); ++i) {
+    std::string key = in.str(keys[i]);
+    if (key.find_first_of("\t\n") != std::string::npos)
+      in.raise("ValueError", fmt::format("checkpoint key {} contains a tab or newline", in.repr(keys[i])));
+    Tensor t = valueToSave(in, values[i]);
+    std::string bytes = tensorBytes(t);
+    std::string dims;
+    for (size_t d = 0; d < t.shape().size(); ++d) dims += (d ? "," : "") + std::to_string(t.shape()[d]);
+    index += fmt::format("{}\t{}\t{}\t{}\t{}\n", key, ir::dtypeName(t.dtype()), dims, payload.size(), bytes.size());
+    payload += bytes;
+  }
+  index += fmt::format("DATA {:08x}\n", crcOf(payload));
+  std::error_code ec;
+  fs::path parent = fs::path(prefix).parent_path();
+  if (!parent.empty()) fs::create_directories(parent, ec);
+  lib::writeFileAtomic(in, dataPath(prefix), withTrailer(std::string(kDataMagic) + payload));
+  lib::writeFileAtomic(in, indexPath(prefix), withTrailer(index));
+}
+
+Value dimsList(Interpreter &in, const std::vector<int64_t> &dims) {
+  std::vector<Value> out;
+  for (int64_t d : dims) out.push_back(Value::integer(d));
+  return in.list(out);
+}
+
+Value makeTrainNative(Interpreter &in) {
+  auto m = make<ModuleObject>("_tf_train_native");
+  auto bind = [&](std::string_view sig, SignedFn fn) {
+    Value f = nativeWithSignature(in, sig, std::move(fn));
+    m->scope->vars[f.as<NativeFunction>()->name] = f;
+  };
+  // Writes the checkpoint `prefix` (Note [tfs checkpoint files]); values are
+  // variables, tensors or numpy arrays.
+  bind("write_checkpoint(prefix, keys, values)", [](Interpreter &in, const Bound &a) {
+    writeCheckpoint(in, in.str(a["prefix"]), in.toList(a["keys"]), in.toList(a["values"]));
+    return Value();
+  });
+  // {key: numpy value} of the checkpoint at `prefix`, every checksum checked.
+  bind("read_checkpoint(prefix)", [](Interpreter &in, const Bound &a) -> Value {
+    std::string prefix = in.str(a["prefix"]);
+    Index idx = readIndex(in, prefix);
+    std::string payload = readData(in, prefix, idx);
+    auto out = make<DictObject>();
+    for (const Entry &e : idx.entries) {
+      if (e.offset > payload.size() || e.bytes > payload.size() - e.offset)
+        dataLoss(in, dataPath(prefix), "an index entry points past the end of the data");
+      Tensor t = tensorFromBytes(in, dataPath(prefix), e, std::string_view(payload).substr(e.offset, e.bytes));
+      out->set(in, in.str(e.key), wrap(t, true));
+    }
+    return Value(out);
+  });
+  // [(key, dims, dtype name)] of the checkpoint at `prefix` (its index only).
+  bind("checkpoint_keys(prefix)", [](Interpreter &in, const Bound &a) -> Value {
+    Index idx = readIndex(in, in.str(a["prefix"]));
+    std::vector<Value> out;
+    for (const Entry &e : idx.entries)
+      out.push_back(in.tuple({in.str(e.key), dimsList(in, e.dims), in.str(ir::dtypeName(e.dtype))}));
+    return in.list(out);
+  });
+  // Whether a tf.function is being traced here (Checkpoint.save refuses).
+  bind("inside_function()", [](Interpreter &in, const Bound &) {
+    GraphScope *g = currentGraph(in);
+    return Value::boolean(g && g->kind() == GraphScope::Kind::Function);
+  });
+  bind("checkpoint_exists(prefix)", [](Interpreter &in, const Bound &a) {
+    std::error_code ec;
+    return Value::boolean(fs::exists(indexPath(in.str(a["prefix"])), ec));
+  });
+  // Deletes a checkpoint's files (CheckpointManager's and Saver's max_to_keep).
+  bind("remove_checkpoint(prefix)", [](Interpreter &in, const Bound &a) {
+    if (in.options().readOnlyFiles) in.raise("OSError", "file writes are disabled");
+    std::string prefix = in.str(a["prefix"]);
+    std::error_code ec;
+    fs::remove(indexPath(prefix), ec);
+    fs::remove(dataPath(prefix), ec);
+    fs::remove(prefix + ".meta", ec);
+    return Value();
+  });
+  // A variable's current value as numpy (also a v1 graph variable's, as its
+  // Session last left it).
+  bind("variable_value(variable)", [](Interpreter &in, const Bound &a) -> Value {
+    auto *v = a["variable"].as<VariableObject>();
+    if (!v) in.raise("TypeError", fmt::format("expected a tf.Variable, got {}", in.typeName(a["variable"])));
+    return wrap(variableStorage(in, *v).copy(), true);
+  });
+  // Restores `value` into a variable's storage (eager or v1 graph variable)
+  // with TF's check of the saved shape against the variable's.
+  bind("restore_variable(variable, value)", [](Interpreter &in, const Bound &a) {
+    auto *v = a["variable"].as<VariableObject>();
+    if (!v) in.raise("TypeError", fmt::format("expected a tf.Variable, got {}", in.typeName(a["variable"])));
+    Ref<TensorObject> t = toTensor(in, a["value"]);
+    ir::Shape saved(t->eager.shape());
+    if (v->shape.ranked && !saved.isCompatibleWith(v->shape))
+      in.raise("ValueError", fmt::format("Received incompatible tensor with shape {} when attempting to restore "
+                                         "variable with shape {} and name {}.",
+                                         saved.tfString(), v->shape.tfString(), v->name));
+    if (t->eager.dtype() != v->dtype)
+      in.raise("ValueError", fmt::format("Received tensor of dtype {} when attempting to restore variable {} of "
+                                         "dtype {}.", ir::dtypeName(t->eager.dtype()), v->name, ir::dtypeName(v->dtype)));
+    if (!v->value) v->value = std::make_shared<Tensor>();
+    *v->value = t->eager.copy();
+    return Value();
+  });
+  return Value(m);
+}
+
+}  // namespace
+
+void registerTrainModules() { Interpreter::registerNativeModule("_tf_train_native", makeTrainNative); }
+
+}  // namespace tfs::runtime::tf
