@@ -24,6 +24,8 @@ void registerUnsupportedModuleNames();
 void registerImportlibModule();
 // The native cores of pure-.tfs modules: _random (Mersenne Twister).
 void registerRandomCoreModule();
+// _json: the JSON scanner under json.decoder.
+void registerJsonScannerModule();
 // Registers `time` and `timeit` (time_module.cpp); part of registerLanguageModules.
 void registerTimeModules();
 

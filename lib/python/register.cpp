@@ -15,6 +15,7 @@ void registerLanguageModules() {
   registerTimeModules();
   registerImportlibModule();
   registerRandomCoreModule();
+  registerJsonScannerModule();
   registerUnsupportedModuleNames();
 }
 

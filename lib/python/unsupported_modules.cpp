@@ -20,7 +20,7 @@ const char *const kCPythonStdlib[] = {
     "enum", "errno", "faulthandler", "fcntl", "filecmp", "fileinput", "fnmatch", "fractions",
     "ftplib", "gc", "genericpath", "getopt", "getpass", "gettext", "glob", "graphlib",
     "grp", "gzip", "hashlib", "heapq", "hmac", "html", "http", "idlelib", "imaplib", "imghdr",
-    "imp", "importlib", "inspect", "io", "ipaddress", "json", "keyword", "lib2to3",
+    "imp", "importlib", "inspect", "io", "ipaddress", "keyword", "lib2to3",
     "linecache", "locale", "logging", "lzma", "mailbox", "mailcap", "marshal", "math", "mimetypes",
     "mmap", "modulefinder", "msilib", "msvcrt", "multiprocessing", "netrc", "nis", "nntplib", "nt",
     "ntpath", "nturl2path", "numbers", "opcode", "optparse", "os", "ossaudiodev",

@@ -429,6 +429,14 @@ int runReporting(Interpreter &in, const RunOptions &options, const std::function
     frontend::Diagnostic d;
     auto *inst = e.exc.as<InstanceObject>();
     d.errorClass = inst ? inst->klass->name : in.typeName(e.exc);
+    // As CPython's traceback names it: a class defined in a module other than
+    // the script is qualified by it (json.decoder.JSONDecodeError).
+    if (inst) {
+      auto mod = inst->klass->dict.find("__module__");
+      if (mod != inst->klass->dict.end())
+        if (auto *m = mod->second.as<StrObject>(); m && m->s != "__main__" && m->s != "builtins")
+          d.errorClass = m->s + "." + d.errorClass;
+    }
     try {
       d.message = in.exceptionMessage(e.exc);
     } catch (...) {

@@ -226,10 +226,14 @@ Value strMethod(Interpreter &in, const std::string &s, const std::string &name, 
     return Value::integer(cp);
   }
   if (name == "count") {
+    // str.count(sub[, start[, end]]) over the code-point window, as find.
     std::string sub = arg(0);
-    if (sub.empty()) return Value::integer(in.length(in.str(s)) + 1);
+    auto [lo, hi, blo, bhi] = codePointWindow(in, s, a, 1);
+    if (lo > hi) return Value::integer(0);
+    if (sub.empty()) return Value::integer(hi - lo + 1);
+    std::string window = s.substr(blo, bhi - blo);
     int64_t n = 0;
-    for (size_t pos = s.find(sub); pos != std::string::npos; pos = s.find(sub, pos + sub.size())) ++n;
+    for (size_t pos = window.find(sub); pos != std::string::npos; pos = window.find(sub, pos + sub.size())) ++n;
     return Value::integer(n);
   }
   // A width past the memory budget is CPython's MemoryError up front (the

@@ -163,6 +163,19 @@ std::vector<std::string> codepoints(const std::string &s) {
   return out;
 }
 
+// Code points without building a vector of them: len() and s[i] on long
+// strings (a JSON document, a CSV line) stay cheap.
+int64_t codepointCount(const std::string &s) {
+  int64_t n = 0;
+  for (unsigned char c : s) n += (c & 0xC0) != 0x80;
+  return n;
+}
+bool isAscii(const std::string &s) {
+  for (unsigned char c : s)
+    if (c >= 0x80) return false;
+  return true;
+}
+
 Value numericBinary(Interpreter &in, BinOp op, const Value &a, const Value &b) {
   bool ints = !a.isFloat() && !b.isFloat();
   if (ints) {
@@ -457,7 +470,7 @@ bool Interpreter::truth(const Value &v) {
 }
 
 int64_t Interpreter::length(const Value &v) {
-  if (auto *s = v.as<StrObject>()) return int64_t(codepoints(s->s).size());
+  if (auto *s = v.as<StrObject>()) return codepointCount(s->s);
   if (auto *s = v.as<BytesObject>()) return int64_t(s->s.size());
   if (auto *l = v.as<ListObject>()) return int64_t(l->items.size());
   if (auto *t = v.as<TupleObject>()) return int64_t(t->items.size());
@@ -593,6 +606,16 @@ Value Interpreter::getItem(const Value &obj, const Value &key) {
     raiseValue(newKeyError(*this, key));
   }
   if (auto *s = obj.as<StrObject>()) {
+    if ((key.isInt() || key.isBool()) && isAscii(s->s))
+      return str(std::string(1, s->s[size_t(normIndex(*this, key.asInt(), s->s.size(), "string"))]));
+    if (auto *sl = key.as<SliceObject>(); sl && isAscii(s->s)) {
+      int64_t start, stop, step;
+      sliceIndices(*this, *sl, int64_t(s->s.size()), start, stop, step);
+      if (step == 1) return str(start < stop ? s->s.substr(size_t(start), size_t(stop - start)) : std::string());
+      std::string out;
+      forSliceIndices(start, stop, step, [&](int64_t i) { out += s->s[size_t(i)]; });
+      return str(out);
+    }
     auto cps = codepoints(s->s);
     if (auto *sl = key.as<SliceObject>()) {
       int64_t start, stop, step;
