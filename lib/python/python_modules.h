@@ -26,6 +26,8 @@ void registerImportlibModule();
 void registerRandomCoreModule();
 // _json: the JSON scanner under json.decoder.
 void registerJsonScannerModule();
+// _pcre: PCRE2 under re.
+void registerPcreModule();
 // Registers `time` and `timeit` (time_module.cpp); part of registerLanguageModules.
 void registerTimeModules();
 

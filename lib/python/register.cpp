@@ -16,6 +16,7 @@ void registerLanguageModules() {
   registerImportlibModule();
   registerRandomCoreModule();
   registerJsonScannerModule();
+  registerPcreModule();
   registerUnsupportedModuleNames();
 }
 

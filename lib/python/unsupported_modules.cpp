@@ -26,7 +26,7 @@ const char *const kCPythonStdlib[] = {
     "ntpath", "nturl2path", "numbers", "opcode", "optparse", "os", "ossaudiodev",
     "pathlib", "pdb", "pickle", "pickletools", "pipes", "pkgutil", "platform", "plistlib", "poplib",
     "posix", "posixpath", "pprint", "profile", "pstats", "pty", "pwd", "py_compile", "pyclbr",
-    "pydoc", "pydoc_data", "pyexpat", "queue", "quopri", "re", "readline", "reprlib",
+    "pydoc", "pydoc_data", "pyexpat", "queue", "quopri", "readline", "reprlib",
     "resource", "rlcompleter", "runpy", "sched", "secrets", "select", "selectors", "shelve",
     "shlex", "shutil", "signal", "site", "smtpd", "smtplib", "sndhdr", "socket", "socketserver",
     "spwd", "sqlite3", "sre_compile", "sre_constants", "sre_parse", "ssl", "stat", "statistics",
