@@ -28,6 +28,8 @@ void registerRandomCoreModule();
 void registerJsonScannerModule();
 // _pcre: PCRE2 under re.
 void registerPcreModule();
+// _pickle_codec: pickles of plain data under pickle.
+void registerPickleCodecModule();
 // Registers `time` and `timeit` (time_module.cpp); part of registerLanguageModules.
 void registerTimeModules();
 

@@ -17,6 +17,7 @@ void registerLanguageModules() {
   registerRandomCoreModule();
   registerJsonScannerModule();
   registerPcreModule();
+  registerPickleCodecModule();
   registerUnsupportedModuleNames();
 }
 
