@@ -305,8 +305,15 @@ Value makeVariable(Interpreter &in, const Value &init, std::optional<DType> dtyp
   v->shape = ir::Shape(t->eager.shape());
   v->value = std::make_shared<Tensor>(t->eager);
   v->trainable = trainable;
-  v->name = scopedName(in, name.empty() ? "Variable" : name) + ":0";
+  v->name = scopedName(in, name.empty() ? "Variable" : name);
+  // A graph's variables have unique names, as its ops do ("w", "w_1").
+  if (v1 && c.v1Graph) v->name = c.v1Graph->uniqueName(v->name);
+  v->name += ":0";
   v->graphMode = v1;
+  if (v1) {  // a graph variable: in the v1 collections, its initializer assigns this value again
+    v->initialValue = wrap(t->eager);
+    c.globalVariables.push_back(v);
+  }
   ++variablesCreated;
   return v;
 }

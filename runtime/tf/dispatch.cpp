@@ -59,6 +59,7 @@ Ref<TensorObject> wrapSym(ir::Value *v, GraphScope *scope, const std::string &na
   o->scope = scope;
   o->name = name;
   scope->setName(v, name);
+  if (scope->kind() == GraphScope::Kind::V1Graph) o->controlDeps = scope->controlInputs;
   return o;
 }
 

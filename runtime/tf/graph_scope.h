@@ -12,6 +12,7 @@
 #include "ir/builder.h"
 #include "ir/graph.h"
 #include "runtime/interp/value.h"
+#include "runtime/tensor/tensor.h"
 
 #include <map>
 #include <memory>
@@ -80,6 +81,13 @@ public:
   // Nodes created while this scope was active, in creation order, with
   // whether they were created at the top level (v1 Session pruning uses it).
   std::vector<ir::Node *> &placeholders() { return placeholders_; }
+
+  // tf.compat.v1 graphs: the nodes of the enclosing tf.control_dependencies
+  // blocks (every tensor made inside runs them first when fetched), and the
+  // values of placeholder_with_default placeholders by name (a Session feeds
+  // them when the script does not).
+  std::vector<ir::Node *> controlInputs;
+  std::map<std::string, Tensor> placeholderDefaults;
 
 private:
   Kind kind_;

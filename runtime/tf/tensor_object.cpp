@@ -266,6 +266,8 @@ std::optional<Value> TensorObject::getAttr(Interpreter &in, const std::string &n
   }
   if (name == "T") return callOp1(in, OpKind::Transpose, {self}, {}, "transpose");
   if (name == "get_shape") return in.native(name, [self](Interpreter &, Args, const Kwargs &) -> Value { return make<TensorShapeObject>(self->shape()); });
+  if (symbolic() && scope && scope->kind() == GraphScope::Kind::V1Graph && ctx(in).v1AttrHook)
+    if (auto v = ctx(in).v1AttrHook(in, Value(self), name)) return v;
   if (name == "op") return Value();
   return std::nullopt;
 }

@@ -16,6 +16,7 @@
 #include "runtime/interp/interpreter.h"
 #include "runtime/tf/graph_scope.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 
@@ -227,6 +228,14 @@ struct TfContext {
   int traceDepth = 0;
   std::vector<std::string> v1ScopeStack;  // variable_scope names
   std::vector<bool> v1ReuseStack;
+  std::vector<bool> v1AutoReuseStack;     // variable_scope(reuse=tf.AUTO_REUSE)
+  // Sessions made default (Session.as_default, `with Session()`,
+  // InteractiveSession), innermost last: Tensor.eval / Operation.run use it.
+  std::vector<Value> v1DefaultSessions;
+  // The tf.compat.v1 attributes of graph tensors and variables that the
+  // library implements (Tensor.op / eval / graph, Variable.initializer /
+  // eval / op): given the object and the name, the attribute, or nullopt.
+  std::function<std::optional<Value>(Interpreter &, const Value &, const std::string &)> v1AttrHook;
   std::unordered_map<std::string, Ref<VariableObject>> v1Variables;  // get_variable store
   // The classes of tf.Tensor, tf.Variable and np.ndarray (installTensorClasses).
   Ref<ClassObject> tensorClass, variableClass, ndarrayClass;

@@ -185,6 +185,8 @@ std::optional<Value> VariableObject::getAttr(Interpreter &in, const std::string 
   if (attr == "assign") return assigner(OpKind::AssignVariable);
   if (attr == "assign_add") return assigner(OpKind::AssignAddVariable);
   if (attr == "assign_sub") return assigner(OpKind::AssignSubVariable);
+  if (graphMode && ctx(in).v1AttrHook)
+    if (auto v = ctx(in).v1AttrHook(in, Value(self), attr)) return v;
   if (attr == "initializer") return Value(self);
   return std::nullopt;
 }

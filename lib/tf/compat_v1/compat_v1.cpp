@@ -5,7 +5,7 @@
 #include "runtime/autodiff/graph_gradients.h"
 #include "runtime/interp/signature.h"
 #include "runtime/kernels/kernels.h"
-#include "lib/tf/tf_lib.h"
+#include "lib/tf/compat_v1/compat_v1.h"
 #include "runtime/tf/trace_report.h"
 
 #include <fmt/format.h>
@@ -16,64 +16,29 @@ using ir::OpKind;
 
 namespace {
 
-// An operation fetched for its effects (assign, initializer, train step).
-struct OpObject : Object {
-  std::vector<ir::Node *> nodes;
-  GraphScope *scope = nullptr;
-  std::string name;
-  const char *typeName() const override { return "Operation"; }
-  std::optional<std::string> repr(Interpreter &) override { return fmt::format("<tf.Operation '{}' type=NoOp>", name); }
-};
-
-struct GraphObject : Object {
-  std::shared_ptr<GraphScope> scope = std::make_shared<GraphScope>(GraphScope::Kind::V1Graph, "graph");
-  const char *typeName() const override { return "Graph"; }
-  std::optional<Value> getAttr(Interpreter &in, const std::string &name) override;
-};
-
-// as_default(): makes the graph the v1 default graph for the `with` body.
-struct DefaultGraphScope : Object {
-  Ref<GraphObject> graph;
-  GraphScope *saved = nullptr;
-  const char *typeName() const override { return "_DefaultGraphStack"; }
-  std::optional<Value> enter(Interpreter &in) override {
-    TfContext &c = ctx(in);
-    saved = c.v1Graph;
-    c.v1Graph = graph->scope.get();  // the GraphObject owns it
-    return Value(graph);
-  }
-  bool exit(Interpreter &in, bool) override {
-    TfContext &c = ctx(in);
-    c.v1Graph = saved;
-    return false;
-  }
-};
-
-std::optional<Value> GraphObject::getAttr(Interpreter &in, const std::string &name) {
-  Ref<GraphObject> self(this);
-  if (name == "as_default")
-    return in.native(name, [self](Interpreter &, Args, const Kwargs &) -> Value {
-      auto s = make<DefaultGraphScope>();
-      s->graph = self;
-      return s;
-    });
-  return std::nullopt;
-}
-
 GraphScope &requireGraph(Interpreter &in, const char *what) {
   GraphScope *g = currentGraph(in);
   if (!g) raiseTf(in, "RuntimeError", fmt::format("{}() is not compatible with eager execution.", what));
   return *g;
 }
 
+// tf.AUTO_REUSE: get_variable creates a variable when missing, else reuses it.
+struct ReuseModeObject : Object {
+  const char *typeName() const override { return "_ReuseMode"; }
+  std::optional<std::string> repr(Interpreter &) override { return "<_ReuseMode.AUTO_REUSE: 1>"; }
+};
+
 struct VariableScopeObject : Object {
   std::string name;
-  bool reuse = false;
-  const char *typeName() const override { return "variable_scope"; }
+  bool reuse = false, autoReuse = false;
+  size_t depth = 0;  // its entry in the reuse stacks while entered
+  const char *typeName() const override { return "VariableScope"; }
   std::optional<Value> enter(Interpreter &in) override {
     TfContext &c = ctx(in);
     c.v1ScopeStack.push_back(name);
+    depth = c.v1ReuseStack.size();
     c.v1ReuseStack.push_back(reuse || (!c.v1ReuseStack.empty() && c.v1ReuseStack.back()));
+    c.v1AutoReuseStack.push_back(autoReuse || (!c.v1AutoReuseStack.empty() && c.v1AutoReuseStack.back()));
     c.nameScopes.push_back(name + "/");
     return Value(Ref<Object>(this));
   }
@@ -81,8 +46,25 @@ struct VariableScopeObject : Object {
     TfContext &c = ctx(in);
     c.v1ScopeStack.pop_back();
     c.v1ReuseStack.pop_back();
+    c.v1AutoReuseStack.pop_back();
     if (!c.nameScopes.empty()) c.nameScopes.pop_back();
     return false;
+  }
+  std::optional<Value> getAttr(Interpreter &in, const std::string &attr) override {
+    Ref<VariableScopeObject> self(this);
+    if (attr == "name" || attr == "original_name_scope") return in.str(attr == "name" ? name : name + "/");
+    if (attr == "reuse") {
+      if (autoReuse) return Value(make<ReuseModeObject>());
+      return Value::boolean(reuse);
+    }
+    if (attr == "reuse_variables")
+      return in.native(attr, [self](Interpreter &in, Args, const Kwargs &) {
+        self->reuse = true;
+        TfContext &c = ctx(in);
+        if (self->depth < c.v1ReuseStack.size()) c.v1ReuseStack[self->depth] = true;
+        return Value();
+      });
+    return std::nullopt;
   }
 };
 
@@ -115,6 +97,8 @@ Value initializer(Interpreter &in, const std::string &kind, double a, double b) 
   });
 }
 
+}  // namespace
+
 std::string v1VarCapture(Interpreter &in, GraphScope &g, VariableObject &v) {
   if (const std::string *n = g.findVariableCapture(&v)) return *n;
   std::string hint = v.name.substr(0, v.name.find(':'));
@@ -143,102 +127,7 @@ Value assignOp(Interpreter &in, VariableObject &v, OpKind kind, const Value &val
   return Value(r);
 }
 
-// Session.run: fetch structure in, numpy values out.
-struct SessionObject : Object {
-  GraphScope *graph = nullptr;
-  std::shared_ptr<GraphScope> keep;
-  const char *typeName() const override { return "Session"; }
-  std::optional<Value> enter(Interpreter &) override { return Value(Ref<Object>(this)); }
-  bool exit(Interpreter &, bool) override { return false; }
-  std::optional<Value> getAttr(Interpreter &in, const std::string &name) override;
-};
-
-void collectFetch(Interpreter &in, GraphScope &g, const Value &f, FetchList &fl, std::vector<int> &slots) {
-  if (auto *t = f.as<TensorObject>()) {
-    if (!t->symbolic()) { slots.push_back(-2); return; }
-    for (ir::Node *n : t->controlDeps) fl.nodes.push_back(n);
-    slots.push_back(int(fl.values.size()));
-    fl.values.push_back(t->sym);
-    return;
-  }
-  if (auto *v = f.as<VariableObject>()) {
-    std::string cap = v1VarCapture(in, g, *v);
-    slots.push_back(int(fl.values.size()));
-    fl.values.push_back(g.builder().readVariable(cap, in.currentSpan()));
-    return;
-  }
-  if (auto *op = f.as<OpObject>()) {
-    for (ir::Node *n : op->nodes) fl.nodes.push_back(n);
-    slots.push_back(-1);
-    return;
-  }
-  if (f.as<ListObject>() || f.as<TupleObject>()) {
-    for (auto &x : in.toList(f)) collectFetch(in, g, x, fl, slots);
-    return;
-  }
-  if (auto *d = f.as<DictObject>()) {
-    for (auto &[k, x] : d->items()) collectFetch(in, g, x, fl, slots);
-    return;
-  }
-  raiseTf(in, "TypeError", fmt::format("Fetch argument {} has invalid type {}", in.repr(f), in.typeName(f)));
-}
-
-Value rebuildFetch(Interpreter &in, const Value &f, const std::vector<Tensor> &vals, const std::vector<int> &slots,
-                   size_t &pos) {
-  if (f.as<ListObject>() || f.as<TupleObject>()) {
-    std::vector<Value> items;
-    for (auto &x : in.toList(f)) items.push_back(rebuildFetch(in, x, vals, slots, pos));
-    return f.as<ListObject>() ? in.list(items) : in.tuple(items);
-  }
-  if (auto *d = f.as<DictObject>()) {
-    auto out = make<DictObject>();
-    for (auto &[k, x] : d->items()) out->set(in, k, rebuildFetch(in, x, vals, slots, pos));
-    return out;
-  }
-  int s = slots[pos++];
-  if (s == -1) return Value();
-  if (s == -2) return wrap(f.as<TensorObject>()->eager, true);
-  return wrap(vals[size_t(s)], true);
-}
-
-std::optional<Value> SessionObject::getAttr(Interpreter &in, const std::string &name) {
-  Ref<SessionObject> self(this);
-  if (name == "close") return in.native(name, [](Interpreter &, Args, const Kwargs &) { return Value(); });
-  if (name != "run") return std::nullopt;
-  return in.native(name, [self](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    auto args = in.bindArgs("run", a, kw, {"fetches", "feed_dict", "options", "run_metadata"}, {std::nullopt, Value(), Value(), Value()});
-    GraphScope *g = self->graph ? self->graph : currentGraph(in);
-    if (!g) raiseTf(in, "RuntimeError", "The Session graph is empty. Add operations to the graph before calling run().");
-    FetchList fl;
-    std::vector<int> slots;
-    collectFetch(in, *g, args[0], fl, slots);
-    VariableRunContext rc(in);
-    if (auto *fd = args[1].as<DictObject>()) {
-      for (auto &[k, v] : fd->items()) {
-        auto *t = k.as<TensorObject>();
-        if (!t || !t->symbolic()) raiseTf(in, "TypeError", "Cannot interpret feed_dict key as Tensor");
-        const ir::Node *n = t->sym->definingNode();
-        std::string key = n && n->kind() == OpKind::Placeholder ? ir::attrString(n->attrs, "name", t->name) : t->name;
-        Tensor val = tensorFromPython(in, v, t->dtype(), true);
-        if (!t->shape().isCompatibleWith(ir::Shape(val.shape())))
-          raiseTf(in, "ValueError", fmt::format("Cannot feed value of shape {} for Tensor {}, which has shape {}",
-                                                ir::Shape(val.shape()).tfString(), t->tensorName(), t->shape().tfString()));
-        rc.feeds[key] = val;
-      }
-    }
-    reportV1Graph(in, *g);  // --emit=graph / dot: the graph as it runs
-    std::vector<Tensor> vals;
-    try {
-      vals = runFetches(g->function(), fl, {}, rc);
-    } catch (const GraphRunError &e) {
-      raiseGraphError(in, e);
-    } catch (const ir::OpError &e) {
-      raiseOpError(in, e);
-    }
-    size_t pos = 0;
-    return rebuildFetch(in, args[0], vals, slots, pos);
-  });
-}
+namespace {
 
 Value opt(const Kwargs &kw, const std::string &name) {
   for (const auto &[k, v] : kw) if (k == name) return v;
@@ -247,26 +136,16 @@ Value opt(const Kwargs &kw, const std::string &name) {
 
 }  // namespace
 
-Value newGraph() { return make<GraphObject>(); }
-
 void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf) {
   auto def = [&](ModuleObject &m, const std::string &name, NativeFn fn) { m.scope->vars[name] = in.native(name, std::move(fn)); };
   for (ModuleObject *m : {&v1}) {
     def(*m, "disable_eager_execution", [](Interpreter &in, Args, const Kwargs &) {
       TfContext &c = ctx(in);
       c.eagerDisabled = true;
-      if (!c.v1Graph) {
-        c.ownedV1Graph = std::make_unique<GraphScope>(GraphScope::Kind::V1Graph, "graph");
-        c.v1Graph = c.ownedV1Graph.get();
-      }
+      if (!c.v1Graph) c.v1Graph = &defaultV1Graph(in);
       return Value();
     });
     def(*m, "enable_eager_execution", [](Interpreter &, Args, const Kwargs &) { return Value(); });
-    def(*m, "Graph", [](Interpreter &, Args, const Kwargs &) -> Value { return make<GraphObject>(); });
-    def(*m, "get_default_graph", [](Interpreter &in, Args, const Kwargs &) -> Value {
-      auto g = make<GraphObject>();
-      return g;
-    });
     def(*m, "placeholder", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
       auto args = in.bindArgs("placeholder", a, kw, {"dtype", "shape", "name"}, {std::nullopt, Value(), Value()});
       GraphScope *g = currentGraph(in);
@@ -280,7 +159,9 @@ void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf) {
         else for (auto &x : in.toList(args[1])) dims.push_back(x.isNone() ? -1 : in.toInt(x));
         attrs["shape"] = dims;
       }
-      std::string name = g->uniqueName(args[2].isNone() ? "Placeholder" : in.str(args[2]));
+      std::string scope;
+      for (auto &sc : ctx(in).nameScopes) scope += sc;
+      std::string name = g->uniqueName(scope + (args[2].isNone() ? "Placeholder" : in.str(args[2])));
       attrs["name"] = name;
       ir::Node *n;
       try {
@@ -290,32 +171,51 @@ void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf) {
       }
       return Value(wrapSym(n->result(0), g, name));
     });
-    def(*m, "Session", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-      auto s = make<SessionObject>();
-      Value g = a.empty() ? opt(kw, "graph") : a[0];
-      if (auto *go = g.as<GraphObject>()) {
-        s->graph = go->scope.get();
-        s->keep = go->scope;
-      }
-      return s;
-    });
-    def(*m, "variable_scope", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
+    static const char *scopeSig =
+        "variable_scope(name_or_scope, default_name=None, values=None, initializer=!None, regularizer=!None, "
+        "caching_device=None, partitioner=!None, custom_getter=!None, reuse=None, dtype=!None, use_resource=None, "
+        "constraint=!None, auxiliary_name_scope=True)";
+    m->scope->vars["variable_scope"] = nativeWithSignature(in, scopeSig, [](Interpreter &in, const Bound &b) -> Value {
       auto s = make<VariableScopeObject>();
-      s->name = a.empty() ? in.str(opt(kw, "name_or_scope")) : in.str(a[0]);
-      Value r = a.size() > 1 ? a[1] : opt(kw, "reuse");
-      s->reuse = !r.isNone() && in.truth(r);
+      if (auto *other = b["name_or_scope"].as<VariableScopeObject>()) s->name = other->name;
+      else if (!b.isNone("name_or_scope")) s->name = in.str(b["name_or_scope"]);
+      else if (!b.isNone("default_name")) s->name = ctx(in).v1Graph ? ctx(in).v1Graph->uniqueName(in.str(b["default_name"])) : in.str(b["default_name"]);
+      else in.raise("TypeError", "If default_name is None then name_or_scope is required");
+      const Value &r = b["reuse"];
+      s->autoReuse = r.as<ReuseModeObject>() != nullptr;
+      s->reuse = !s->autoReuse && !r.isNone() && in.truth(r);
       return s;
     });
-    def(*m, "get_variable", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-      auto args = in.bindArgs("get_variable", a, kw, {"name", "shape", "dtype", "initializer", "regularizer", "trainable"},
-                              {std::nullopt, Value(), Value(), Value(), Value(), Value::boolean(true)});
+    m->scope->vars["AUTO_REUSE"] = Value(make<ReuseModeObject>());
+    m->scope->vars["get_variable_scope"] = nativeWithSignature(in, "get_variable_scope()", [](Interpreter &in, const Bound &) -> Value {
+      TfContext &c = ctx(in);
+      auto s = make<VariableScopeObject>();
+      for (size_t i = 0; i < c.v1ScopeStack.size(); ++i) s->name += (i ? "/" : "") + c.v1ScopeStack[i];
+      if (c.v1ReuseStack.empty()) {  // the root scope: a stack entry reuse_variables() can set
+        c.v1ReuseStack.push_back(false);
+        c.v1AutoReuseStack.push_back(false);
+      }
+      s->depth = c.v1ReuseStack.size() - 1;
+      s->reuse = c.v1ReuseStack.back();
+      s->autoReuse = !c.v1AutoReuseStack.empty() && c.v1AutoReuseStack.back();
+      return s;
+    });
+    static const char *getVariableSig =
+        "get_variable(name, shape=None, dtype=None, initializer=None, regularizer=!None, trainable=None, "
+        "collections=!None, caching_device=None, partitioner=!None, validate_shape=True, use_resource=None, "
+        "custom_getter=!None, constraint=!None, synchronization=None, aggregation=None)";
+    m->scope->vars["get_variable"] = nativeWithSignature(in, getVariableSig, [](Interpreter &in, const Bound &b) -> Value {
+      std::vector<Value> args{b["name"], b["shape"], b["dtype"], b["initializer"], Value(),
+                              b.isNone("trainable") ? Value::boolean(true) : b["trainable"]};
       TfContext &c = ctx(in);
       std::string full;
       for (auto &s : c.v1ScopeStack) full += s + "/";
       full += in.str(args[0]);
       bool reuse = !c.v1ReuseStack.empty() && c.v1ReuseStack.back();
+      bool autoReuse = !c.v1AutoReuseStack.empty() && c.v1AutoReuseStack.back();
       auto it = c.v1Variables.find(full);
-      if (reuse) {
+      if (autoReuse && it != c.v1Variables.end()) return Value(it->second);
+      if (reuse && !autoReuse) {
         if (it == c.v1Variables.end())
           in.raise("ValueError", fmt::format("Variable {} does not exist, or was not created with tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in VarScope?", full));
         return Value(it->second);
@@ -332,6 +232,7 @@ void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf) {
       if (init.isNone()) init = initializer(in, "glorot_uniform", 0, 0);
       if (auto *cls = init.as<NativeFunction>(); cls && (cls->name == "zeros_initializer" || cls->name == "ones_initializer"))
         init = in.call(init, {});
+      if (init.as<ClassObject>()) init = in.call(init, {});  // an initializer class, as TF instantiates it
       Value shapeList;
       {
         std::vector<Value> dims;
@@ -364,22 +265,6 @@ void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf) {
       for (auto &v : ctx(in).globalVariables) if (v->trainable) vs.push_back(Value(v));
       return in.list(vs);
     });
-    def(*m, "global_variables_initializer", [](Interpreter &in, Args, const Kwargs &) -> Value {
-      auto op = make<OpObject>();
-      op->name = "init";
-      GraphScope *g = currentGraph(in);
-      for (auto &v : ctx(in).globalVariables) {
-        if (v->initialValue.isNone()) continue;
-        if (!g) {
-          *v->value = toTensor(in, v->initialValue, v->dtype)->eager;
-          continue;
-        }
-        Value r = assignOp(in, *v, OpKind::AssignVariable, v->initialValue);
-        for (ir::Node *n : r.as<TensorObject>()->controlDeps) op->nodes.push_back(n);
-      }
-      return op;
-    });
-    m->scope->vars["initialize_all_variables"] = m->scope->vars["global_variables_initializer"];
     def(*m, "assign", [](Interpreter &in, Args a, const Kwargs &) -> Value {
       auto *v = a[0].as<VariableObject>();
       if (!v) raiseTf(in, "TypeError", "assign() expects a variable");
@@ -457,54 +342,19 @@ void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf) {
   auto train = make<ModuleObject>("tensorflow.compat.v1.train");
   v1.scope->vars["train"] = train;
   train->lazy = trainApi;
-  // GradientDescentOptimizer: minimize = gradients + assign_sub per variable.
-  def(*train, "GradientDescentOptimizer", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    double lr = in.toFloat(a.empty() ? opt(kw, "learning_rate") : a[0]);
-    auto opt = make<ModuleObject>("GradientDescentOptimizer");
-    auto apply = [lr](Interpreter &in, const std::vector<std::pair<Value, Value>> &gv) -> Value {
-      auto op = make<OpObject>();
-      op->name = "GradientDescent";
-      for (auto &[g, v] : gv) {
-        if (g.isNone()) continue;
-        auto *var = v.as<VariableObject>();
-        Value step = in.binary(BinOp::Mul, g, Value::real(lr));
-        Value r = assignOp(in, *var, OpKind::AssignSubVariable, step);
-        if (auto *t = r.as<TensorObject>()) for (ir::Node *n : t->controlDeps) op->nodes.push_back(n);
-      }
-      return op;
-    };
-    auto compute = [](Interpreter &in, const Value &loss, const Value &varList) {
-      std::vector<Value> vars;
-      if (varList.isNone()) for (auto &v : ctx(in).globalVariables) { if (v->trainable) vars.push_back(Value(v)); }
-      else vars = in.toList(varList);
-      Value grads = in.call(in.getAttr(in.importModule("tensorflow.compat.v1"), "gradients"), std::vector<Value>{loss, in.list(vars)});
-      std::vector<std::pair<Value, Value>> out;
-      auto gl = in.toList(grads);
-      for (size_t i = 0; i < vars.size(); ++i) out.emplace_back(gl[i], vars[i]);
-      return out;
-    };
-    opt->scope->vars["minimize"] = in.native("minimize", [apply, compute](Interpreter &in, Args a, const Kwargs &kw) {
-      Value varList = a.size() > 2 ? a[2] : Value();
-      for (const auto &[k, v] : kw) if (k == "var_list") varList = v;
-      return apply(in, compute(in, a[0], varList));
-    });
-    opt->scope->vars["compute_gradients"] = in.native("compute_gradients", [compute](Interpreter &in, Args a, const Kwargs &kw) {
-      Value varList = a.size() > 1 ? a[1] : Value();
-      for (const auto &[k, v] : kw) if (k == "var_list") varList = v;
-      std::vector<Value> pairs;
-      for (auto &[g, v] : compute(in, a[0], varList)) pairs.push_back(in.tuple({g, v}));
-      return in.list(pairs);
-    });
-    opt->scope->vars["apply_gradients"] = in.native("apply_gradients", [apply](Interpreter &in, Args a, const Kwargs &) {
-      std::vector<std::pair<Value, Value>> gv;
-      for (auto &p : in.toList(a[0])) {
-        auto items = in.toList(p);
-        gv.emplace_back(items[0], items[1]);
-      }
-      return apply(in, gv);
-    });
-    return opt;
-  });
+  installCompatV1Graph(in, v1);
+  // The application-level parts (_tf_v1.tfs): TF1 optimizers, Saver, collections,
+  // legacy argument names.
+  v1.scope->vars["_global_variables_native"] = v1.scope->vars["global_variables"];
+  v1.scope->vars["_trainable_variables_native"] = v1.scope->vars["trainable_variables"];
+  Value app = importPreludeModule(in, "_tf_v1");
+  auto install = [&](const char *table, ModuleObject &target) {
+    if (auto *d = in.getAttr(app, table).as<DictObject>())
+      for (auto &[k, v] : d->items()) target.scope->vars[in.str(k)] = v;
+  };
+  install("OVERRIDES", v1);
+  install("TRAIN", *train);
+  install("NN_OVERRIDES", *in.getAttr(Value(Ref<Object>(&v1)), "nn").as<ModuleObject>());
   // tf.compat.v1 also reachable from the v2 module (tf.compat.v1.*) shares these.
   (void)tf;
 }

@@ -1,0 +1,334 @@
+// tf.compat.v1's graph API beyond placeholders and Session.run: tf.Graph
+// objects (as_default, get_operations, get_tensor_by_name,
+// get_operation_by_name), the default graph, tf.group / tf.no_op /
+// tf.control_dependencies, placeholder_with_default, assign_sub,
+// variables_initializer, and the v1 attributes of graph tensors and
+// variables (Tensor.op / eval / graph, Variable.initializer / eval / load,
+// Operation.run).
+#include "lib/tf/compat_v1/compat_v1.h"
+
+namespace tfs::runtime::tf {
+
+using ir::OpKind;
+
+void installSessions(Interpreter &in, ModuleObject &v1);
+Value tensorByNameIn(Interpreter &in, GraphScope &g, const std::string &name);
+
+GraphObject::GraphObject() : keep(std::make_shared<GraphScope>(GraphScope::Kind::V1Graph, "graph")), graph(keep.get()) {}
+
+Value newGraph() { return make<GraphObject>(); }
+
+GraphScope &defaultV1Graph(Interpreter &in) {
+  TfContext &c = ctx(in);
+  if (c.v1Graph) return *c.v1Graph;
+  if (!c.ownedV1Graph) c.ownedV1Graph = std::make_unique<GraphScope>(GraphScope::Kind::V1Graph, "graph");
+  return *c.ownedV1Graph;
+}
+
+namespace {
+
+// as_default(): makes the graph the v1 default graph for the `with` body.
+struct DefaultGraphScope : Object {
+  Ref<GraphObject> graph;
+  GraphScope *saved = nullptr;
+  const char *typeName() const override { return "_DefaultGraphStack"; }
+  std::optional<Value> enter(Interpreter &in) override {
+    TfContext &c = ctx(in);
+    saved = c.v1Graph;
+    c.v1Graph = graph->graph;
+    return Value(graph);
+  }
+  bool exit(Interpreter &in, bool) override {
+    ctx(in).v1Graph = saved;
+    return false;
+  }
+};
+
+// tf.control_dependencies(...): tensors made in the body run these first.
+struct ControlDependenciesScope : Object {
+  GraphScope *graph = nullptr;  // null: eager or tf.function (no effect)
+  std::vector<ir::Node *> nodes, saved;
+  bool clear = false;
+  const char *typeName() const override { return "_ControlDependenciesController"; }
+  std::optional<Value> enter(Interpreter &) override {
+    if (graph) {
+      saved = graph->controlInputs;
+      if (clear) graph->controlInputs.clear();
+      for (ir::Node *n : nodes) graph->controlInputs.push_back(n);
+    }
+    return Value();
+  }
+  bool exit(Interpreter &, bool) override {
+    if (graph) graph->controlInputs = saved;
+    return false;
+  }
+};
+
+std::string opName(const std::string &tensorName) { return tensorName.substr(0, tensorName.rfind(':')); }
+
+// The nodes that running `v` (an operation, a tensor, a variable's
+// initializer) means.
+void nodesOf(Interpreter &in, const Value &v, std::vector<ir::Node *> &out, const char *what) {
+  if (auto *op = v.as<OpObject>()) {
+    out.insert(out.end(), op->nodes.begin(), op->nodes.end());
+    return;
+  }
+  if (auto *t = v.as<TensorObject>(); t && t->symbolic()) {
+    out.insert(out.end(), t->controlDeps.begin(), t->controlDeps.end());
+    if (ir::Node *n = t->sym->definingNode()) out.push_back(n);
+    return;
+  }
+  if (v.as<ListObject>() || v.as<TupleObject>()) {
+    for (const Value &x : in.toList(v)) nodesOf(in, x, out, what);
+    return;
+  }
+  if (v.as<VariableObject>()) return;  // reading a variable has no effect to wait for
+  raiseTf(in, "TypeError", fmt::format("Can not convert a {} into a Tensor or Operation.", in.typeName(v)));
+}
+
+Value makeOp(GraphScope *g, const std::string &name, std::vector<ir::Node *> nodes, const std::string &type = "NoOp") {
+  auto op = make<OpObject>();
+  op->scope = g;
+  op->name = g ? g->uniqueName(name) : name;
+  op->type = type;
+  op->nodes = std::move(nodes);
+  return Value(op);
+}
+
+std::string scopedName(Interpreter &in, const std::string &base) {
+  std::string prefix;
+  for (auto &s : ctx(in).nameScopes) prefix += s;
+  return prefix + base;
+}
+
+// An op that assigns each variable its initial value.
+Value initializerOp(Interpreter &in, const std::vector<Ref<VariableObject>> &vars, const std::string &name) {
+  GraphScope *g = currentGraph(in);
+  std::vector<ir::Node *> nodes;
+  for (auto &v : vars) {
+    if (v->initialValue.isNone()) continue;
+    if (!g) {
+      *v->value = toTensor(in, v->initialValue, v->dtype)->eager;
+      continue;
+    }
+    Value r = assignOp(in, *v, OpKind::AssignVariable, v->initialValue);
+    for (ir::Node *n : r.as<TensorObject>()->controlDeps) nodes.push_back(n);
+  }
+  return makeOp(g, name, nodes);
+}
+
+Value evalFn(Interpreter &in, const Value &self) {
+  return nativeWithSignature(in, "eval(feed_dict=None, session=None)", [self](Interpreter &in, const Bound &b) -> Value {
+    Value s = defaultSession(in, b["session"]);
+    return in.call(in.getAttr(s, "run"), std::vector<Value>{self, b["feed_dict"]});
+  });
+}
+
+// Tensor / Variable attributes of tf.compat.v1 graphs (TfContext::v1AttrHook).
+std::optional<Value> v1Attr(Interpreter &in, const Value &self, const std::string &name) {
+  if (auto *t = self.as<TensorObject>()) {
+    if (name == "op") return operationOf(in, *t);
+    if (name == "eval") return evalFn(in, self);
+    if (name == "graph") return Value(make<GraphObject>(t->scope));
+    return std::nullopt;
+  }
+  auto *v = self.as<VariableObject>();
+  if (!v) return std::nullopt;
+  Ref<VariableObject> var(v);
+  if (name == "initializer") {
+    // A variable made by tf.Variable in a graph starts with its value; its
+    // initializer assigns that value again.
+    if (var->initialValue.isNone() && var->value && var->value->valid()) var->initialValue = wrap(var->value->copy());
+    return initializerOp(in, {var}, opName(var->name) + "/Assign");
+  }
+  if (name == "initial_value") return var->initialValue;
+  if (name == "eval") return evalFn(in, self);
+  if (name == "op") return makeOp(nullptr, opName(var->name), {}, "VarHandleOp");
+  if (name == "graph") return Value(make<GraphObject>(&defaultV1Graph(in)));
+  if (name == "load")
+    return nativeWithSignature(in, "load(value, session=None)", [var](Interpreter &in, const Bound &b) {
+      Tensor t = toTensor(in, b["value"], var->dtype)->eager;
+      if (var->shape.ranked && !ir::Shape(t.shape()).isCompatibleWith(var->shape))
+        in.raise("ValueError", fmt::format("Cannot load a value of shape {} into variable {} of shape {}",
+                                           ir::Shape(t.shape()).tfString(), var->name, var->shape.tfString()));
+      *var->value = t.copy();
+      return Value();
+    });
+  return std::nullopt;
+}
+
+}  // namespace
+
+Value operationOf(Interpreter &in, TensorObject &t) {
+  std::vector<ir::Node *> nodes(t.controlDeps.begin(), t.controlDeps.end());
+  ir::Node *n = t.sym->definingNode();
+  if (n) nodes.push_back(n);
+  auto op = make<OpObject>();
+  op->scope = t.scope;
+  op->name = opName(t.tensorName());
+  op->type = n ? ir::tfOpType(n->kind()) : "Placeholder";
+  op->nodes = nodes;
+  return Value(op);
+}
+
+std::optional<std::string> OpObject::str(Interpreter &in) { return repr(in); }
+
+std::optional<Value> OpObject::getAttr(Interpreter &in, const std::string &attr) {
+  Ref<OpObject> self(this);
+  if (attr == "name") return in.str(name);
+  if (attr == "type") return in.str(type);
+  if (attr == "graph") return Value(make<GraphObject>(scope ? scope : &defaultV1Graph(in)));
+  if (attr == "run")
+    return nativeWithSignature(in, "run(feed_dict=None, session=None)", [self](Interpreter &in, const Bound &b) {
+      Value s = defaultSession(in, b["session"]);
+      in.call(in.getAttr(s, "run"), std::vector<Value>{Value(self), b["feed_dict"]});
+      return Value();
+    });
+  return std::nullopt;
+}
+
+std::optional<Value> GraphObject::compare(Interpreter &, CmpOp op, const Value &other) {
+  auto *g = other.as<GraphObject>();
+  if (op != CmpOp::Eq && op != CmpOp::Ne) return std::nullopt;
+  bool same = g && g->graph == graph;
+  return Value::boolean(op == CmpOp::Eq ? same : !same);
+}
+
+std::optional<Value> GraphObject::getAttr(Interpreter &in, const std::string &name) {
+  Ref<GraphObject> self(this);
+  if (name == "as_default")
+    return in.native(name, [self](Interpreter &, Args, const Kwargs &) -> Value {
+      auto s = make<DefaultGraphScope>();
+      s->graph = self;
+      return s;
+    });
+  if (name == "get_tensor_by_name")
+    return nativeWithSignature(in, "get_tensor_by_name(name)", [self](Interpreter &in, const Bound &b) {
+      return tensorByNameIn(in, *self->graph, in.str(b["name"]));
+    });
+  if (name == "get_operation_by_name")
+    return nativeWithSignature(in, "get_operation_by_name(name)", [self](Interpreter &in, const Bound &b) -> Value {
+      std::string n = in.str(b["name"]);
+      if (n.find(':') != std::string::npos)
+        in.raise("ValueError", fmt::format("Name '{}' appears to refer to a Tensor, not a Operation.", n));
+      Value t = tensorByNameIn(in, *self->graph, n + ":0");
+      return operationOf(in, *t.as<TensorObject>());
+    });
+  // The operations the script made (the named values of the graph, in
+  // order). tfs's graph has no separate variable, initializer or gradient
+  // helper operations, so the list is shorter than TensorFlow's.
+  if (name == "get_operations")
+    return nativeWithSignature(in, "get_operations()", [self](Interpreter &in, const Bound &) {
+      std::vector<Value> out;
+      for (const auto &n : self->graph->function().body().nodes()) {
+        if (n->numResults() == 0) continue;
+        const std::string &nm = self->graph->nameOf(n->result(0));
+        if (nm.empty() || nm.find(':') != std::string::npos) continue;
+        Ref<TensorObject> t = wrapSym(n->result(0), self->graph, nm);
+        out.push_back(operationOf(in, *t));
+      }
+      return in.list(out);
+    });
+  if (name == "finalize") return in.native(name, [](Interpreter &, Args, const Kwargs &) { return Value(); });
+  if (name == "finalized") return Value::boolean(false);
+  return std::nullopt;
+}
+
+void installCompatV1Graph(Interpreter &in, ModuleObject &v1) {
+  auto bind = [&](std::string_view sig, SignedFn fn) {
+    Value f = nativeWithSignature(in, sig, std::move(fn));
+    v1.scope->vars[f.as<NativeFunction>()->name] = f;
+  };
+  ctx(in).v1AttrHook = v1Attr;
+  installSessions(in, v1);
+  bind("Graph()", [](Interpreter &, const Bound &) -> Value { return make<GraphObject>(); });
+  bind("get_default_graph()", [](Interpreter &in, const Bound &) -> Value {
+    return make<GraphObject>(&defaultV1Graph(in));
+  });
+  bind("reset_default_graph()", [](Interpreter &in, const Bound &) {
+    TfContext &c = ctx(in);
+    if (!c.graphs.empty())
+      raiseTf(in, "AssertionError", "Do not use tf.reset_default_graph() to clear nested graphs. If you need a cleared "
+                                    "graph, exit the nesting and create a new graph.");
+    bool active = c.v1Graph == c.ownedV1Graph.get() && c.v1Graph;
+    auto fresh = std::make_unique<GraphScope>(GraphScope::Kind::V1Graph, "graph");
+    c.failedTraces.push_back(std::shared_ptr<GraphScope>(std::move(c.ownedV1Graph)));  // tensors may still name it
+    c.ownedV1Graph = std::move(fresh);
+    if (active) c.v1Graph = c.ownedV1Graph.get();
+    c.v1Variables.clear();
+    c.globalVariables.clear();
+    return Value();
+  });
+  bind("no_op(name=None)", [](Interpreter &in, const Bound &b) {
+    return makeOp(currentGraph(in), b.isNone("name") ? scopedName(in, "NoOp") : in.str(b["name"]), {});
+  });
+  bind("group(*inputs, name=None)", [](Interpreter &in, const Bound &b) {
+    std::vector<ir::Node *> nodes;
+    for (const Value &v : b.varArgs()) nodesOf(in, v, nodes, "group");
+    return makeOp(currentGraph(in), b.isNone("name") ? scopedName(in, "group_deps") : in.str(b["name"]), nodes);
+  });
+  bind("control_dependencies(control_inputs)", [](Interpreter &in, const Bound &b) -> Value {
+    auto s = make<ControlDependenciesScope>();
+    GraphScope *g = currentGraph(in);
+    if (g && g->kind() == GraphScope::Kind::V1Graph) {
+      s->graph = g;
+      if (b.isNone("control_inputs")) s->clear = true;
+      else nodesOf(in, b["control_inputs"], s->nodes, "control_dependencies");
+    }
+    return s;
+  });
+  bind("placeholder_with_default(input, shape, name=None)", [](Interpreter &in, const Bound &b) -> Value {
+    Ref<TensorObject> dflt = toTensor(in, b["input"]);
+    GraphScope *g = currentGraph(in);
+    if (!g || g->kind() != GraphScope::Kind::V1Graph) return Value(dflt);  // eager / tf.function: the input
+    std::optional<Tensor> value = staticValue(*dflt);
+    if (!value)
+      raiseTf(in, "NotImplementedError",
+              "placeholder_with_default with a default computed in the graph is not supported by tfs");
+    std::vector<int64_t> dims;
+    if (auto *s = b["shape"].as<TensorShapeObject>()) dims = s->shape.dims;
+    else for (auto &x : in.toList(b["shape"])) dims.push_back(x.isNone() ? -1 : in.toInt(x));
+    if (!ir::Shape(value->shape()).isCompatibleWith(ir::Shape(dims)))
+      in.raise("ValueError", fmt::format("Shapes {} and {} are incompatible", ir::Shape(value->shape()).tfString(),
+                                         ir::Shape(dims).tfString()));
+    std::string name = g->uniqueName(scopedName(in, b.isNone("name") ? "PlaceholderWithDefault" : in.str(b["name"])));
+    ir::Attrs attrs{{"dtype", value->dtype()}, {"shape", dims}, {"name", name}};
+    ir::Node *n;
+    try {
+      n = g->builder().createNode(OpKind::Placeholder, {}, attrs, in.currentSpan());
+    } catch (const ir::OpError &e) {
+      raiseOpError(in, e);
+    }
+    g->placeholderDefaults[name] = *value;
+    return Value(wrapSym(n->result(0), g, name));
+  });
+  bind("assign_sub(ref, value, use_locking=None, name=None)", [](Interpreter &in, const Bound &b) -> Value {
+    auto *v = b["ref"].as<VariableObject>();
+    if (!v) raiseTf(in, "TypeError", "assign_sub() expects a variable");
+    return assignOp(in, *v, OpKind::AssignSubVariable, b["value"]);
+  });
+  bind("variables_initializer(var_list, name='init')", [](Interpreter &in, const Bound &b) {
+    std::vector<Ref<VariableObject>> vars;
+    for (const Value &v : in.toList(b["var_list"])) {
+      auto *var = v.as<VariableObject>();
+      if (!var) raiseTf(in, "TypeError", fmt::format("variables_initializer expects variables, got {}", in.typeName(v)));
+      vars.push_back(Ref<VariableObject>(var));
+    }
+    return initializerOp(in, vars, in.str(b["name"]));
+  });
+  bind("global_variables_initializer()", [](Interpreter &in, const Bound &) {
+    return initializerOp(in, ctx(in).globalVariables, "init");
+  });
+  v1.scope->vars["initialize_all_variables"] = v1.scope->vars["global_variables_initializer"];
+  // tfs has no local variables (tf.metrics' counters are not supported).
+  bind("local_variables_initializer()", [](Interpreter &in, const Bound &) {
+    return makeOp(currentGraph(in), "init", {});
+  });
+  v1.scope->vars["initialize_local_variables"] = v1.scope->vars["local_variables_initializer"];
+  bind("tables_initializer(name='init_all_tables')", [](Interpreter &in, const Bound &b) {
+    return makeOp(currentGraph(in), in.str(b["name"]), {});
+  });
+  bind("local_variables(scope=None)", [](Interpreter &in, const Bound &) { return in.list({}); });
+}
+
+}  // namespace tfs::runtime::tf
