@@ -355,6 +355,12 @@ void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf) {
   install("OVERRIDES", v1);
   install("TRAIN", *train);
   install("NN_OVERRIDES", *in.getAttr(Value(Ref<Object>(&v1)), "nn").as<ModuleObject>());
+  // tf.compat.v1.layers (over Keras: loaded on first use).
+  auto previous = v1.lazy;
+  v1.lazy = [previous](Interpreter &in, const std::string &name) -> std::optional<Value> {
+    if (name == "layers") return in.getAttr(importPreludeModule(in, "_tf_v1_layers"), "layers");
+    return previous ? previous(in, name) : std::nullopt;
+  };
   // tf.compat.v1 also reachable from the v2 module (tf.compat.v1.*) shares these.
   (void)tf;
 }
