@@ -1,8 +1,433 @@
-// numpy.random.default_rng: numpy's Generator over PCG64.
+// numpy.random.default_rng: numpy 1.24's Generator over PCG64, draw for draw.
+//
+// Seeding is numpy's SeedSequence: the seed's 32-bit words hashed into a
+// pool of four words, four 64-bit words generated from the pool, and
+// PCG64's 128-bit state and increment set from them (pcg_setseq_128 with
+// its two steps). PCG64 outputs XSL-RR of the stepped state; 32-bit draws
+// use both halves of a 64-bit draw (low first). On that stream: random()
+// is (u64 >> 11) / 2**53; integers() is Lemire's multiply-and-reject on
+// 32-bit draws when the range fits 32 bits (64-bit draws otherwise);
+// shuffle/permutation swap from the end with masked rejection draws;
+// choice without replacement uses Floyd's algorithm or a tail shuffle as
+// numpy picks them. normal() and the other ziggurat-based distributions are
+// refused: their tables are not reproduced here, and a draw that differs
+// from numpy's would be a silent wrong answer.
 #include "lib/numpy/numpy_lib.h"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <random>
 
 namespace tfs::runtime::tf::numpy {
 
-void installRandomGenerator(Interpreter &in, ModuleObject &random) {}
+namespace {
+
+using u128 = unsigned __int128;
+
+class Pcg64 {
+public:
+  void seed(u128 initState, u128 initSeq) {
+    state_ = 0;
+    inc_ = (initSeq << 1) | 1;
+    step();
+    state_ += initState;
+    step();
+    hasHalf_ = false;
+  }
+  uint64_t next64() {
+    step();
+    uint64_t x = uint64_t(state_ >> 64) ^ uint64_t(state_);
+    unsigned rot = unsigned(state_ >> 122);
+    return (x >> rot) | (x << ((64 - rot) & 63));
+  }
+  uint32_t next32() {
+    if (hasHalf_) {
+      hasHalf_ = false;
+      return half_;
+    }
+    uint64_t v = next64();
+    hasHalf_ = true;
+    half_ = uint32_t(v >> 32);
+    return uint32_t(v);
+  }
+  double nextDouble() { return double(next64() >> 11) * (1.0 / 9007199254740992.0); }
+  float nextFloat() { return float(next32() >> 8) * (1.0f / 16777216.0f); }
+
+  // A uniform integer in [0, rng] (Lemire; numpy's random_bounded_uint64).
+  uint64_t bounded(uint64_t rng) {
+    if (rng == 0) return 0;
+    if (rng <= 0xFFFFFFFFull) {
+      if (rng == 0xFFFFFFFFull) return next32();
+      uint32_t excl = uint32_t(rng) + 1;
+      uint64_t m = uint64_t(next32()) * excl;
+      uint32_t leftover = uint32_t(m);
+      if (leftover < excl) {
+        uint32_t threshold = uint32_t(0xFFFFFFFFu - uint32_t(rng)) % excl;
+        while (leftover < threshold) {
+          m = uint64_t(next32()) * excl;
+          leftover = uint32_t(m);
+        }
+      }
+      return m >> 32;
+    }
+    if (rng == ~uint64_t(0)) return next64();
+    uint64_t excl = rng + 1;
+    u128 m = u128(next64()) * excl;
+    uint64_t leftover = uint64_t(m);
+    if (leftover < excl) {
+      uint64_t threshold = (~uint64_t(0) - rng) % excl;
+      while (leftover < threshold) {
+        m = u128(next64()) * excl;
+        leftover = uint64_t(m);
+      }
+    }
+    return uint64_t(m >> 64);
+  }
+  // A uniform integer in [0, max] by masked rejection (numpy's random_interval).
+  uint64_t interval(uint64_t max) {
+    if (max == 0) return 0;
+    uint64_t mask = max;
+    for (int s : {1, 2, 4, 8, 16, 32}) mask |= mask >> s;
+    uint64_t v;
+    if (max <= 0xFFFFFFFFull) {
+      while ((v = (next32() & mask)) > max) {}
+    } else {
+      while ((v = (next64() & mask)) > max) {}
+    }
+    return v;
+  }
+
+private:
+  void step() {
+    static const u128 mult = (u128(2549297995355413924ull) << 64) | 4865540595714422341ull;
+    state_ = state_ * mult + inc_;
+  }
+  u128 state_ = 0, inc_ = 0;
+  bool hasHalf_ = false;
+  uint32_t half_ = 0;
+};
+
+// numpy's SeedSequence(entropy).generate_state(4, uint64) for PCG64.
+void seedFromEntropy(Pcg64 &rng, const std::vector<uint32_t> &entropy) {
+  constexpr uint32_t initA = 0x43b0d7e5, multA = 0x931e8875, initB = 0x8b51f9dd, multB = 0x58f38ded;
+  constexpr uint32_t mixL = 0xca01f9dd, mixR = 0x4973f715;
+  uint32_t hashConst = initA;
+  auto hashmix = [&](uint32_t v) {
+    v ^= hashConst;
+    hashConst *= multA;
+    v *= hashConst;
+    return v ^ (v >> 16);
+  };
+  auto mix = [](uint32_t x, uint32_t y) {
+    uint32_t r = mixL * x - mixR * y;
+    return r ^ (r >> 16);
+  };
+  uint32_t pool[4];
+  for (size_t i = 0; i < 4; ++i) pool[i] = hashmix(i < entropy.size() ? entropy[i] : 0);
+  for (size_t src = 0; src < 4; ++src)
+    for (size_t dst = 0; dst < 4; ++dst)
+      if (src != dst) pool[dst] = mix(pool[dst], hashmix(pool[src]));
+  for (size_t src = 4; src < entropy.size(); ++src)
+    for (size_t dst = 0; dst < 4; ++dst) pool[dst] = mix(pool[dst], hashmix(entropy[src]));
+  uint32_t words[8];
+  uint32_t h = initB;
+  for (size_t i = 0; i < 8; ++i) {
+    uint32_t v = pool[i % 4] ^ h;
+    h *= multB;
+    v *= h;
+    words[i] = v ^ (v >> 16);
+  }
+  uint64_t w[4];
+  for (size_t i = 0; i < 4; ++i) w[i] = uint64_t(words[2 * i]) | uint64_t(words[2 * i + 1]) << 32;
+  rng.seed((u128(w[0]) << 64) | w[1], (u128(w[2]) << 64) | w[3]);
+}
+
+// An int seed (or a sequence of them) as SeedSequence's 32-bit words.
+void appendWords(Interpreter &in, const Value &v, std::vector<uint32_t> &out) {
+  if (!v.isInt() && !v.isBool()) {
+    if (auto *t = ndarrayOf(v); t && t->eager.rank() == 0 && ir::isInteger(t->eager.dtype())) {
+      appendWords(in, Value::integer(t->eager.elementAsInt(0)), out);
+      return;
+    }
+    if (v.as<ListObject>() || v.as<TupleObject>() || ndarrayOf(v)) {
+      for (auto &item : in.toList(v)) appendWords(in, item, out);
+      return;
+    }
+    in.raise("TypeError", fmt::format("SeedSequence expects int or sequence of ints for entropy not {}", in.repr(v)));
+  }
+  int64_t s = v.asInt();
+  if (s < 0) in.raise("ValueError", "expected non-negative integer");
+  uint64_t u = uint64_t(s);
+  out.push_back(uint32_t(u));
+  if (u >> 32) out.push_back(uint32_t(u >> 32));
+}
+
+struct GeneratorObject : Object {
+  Ref<ModuleObject> methods;
+  std::shared_ptr<Pcg64> rng = std::make_shared<Pcg64>();
+  const char *typeName() const override { return "Generator"; }
+  std::optional<Value> getAttr(Interpreter &, const std::string &name) override {
+    auto it = methods->scope->vars.find(name);
+    if (it == methods->scope->vars.end()) return std::nullopt;
+    return it->second;
+  }
+  std::optional<std::string> repr(Interpreter &) override {
+    return fmt::format("Generator(PCG64) at 0x{:X}", reinterpret_cast<uintptr_t>(this));
+  }
+};
+
+std::optional<Shape> sizeOf(Interpreter &in, const Value &size) {
+  if (size.isNone()) return std::nullopt;
+  return shapeParam(in, size);
+}
+
+double scalar(Interpreter &in, const Value &v, const char *fn, const char *param) {
+  if (ndarrayOf(v) || v.as<ListObject>() || v.as<TupleObject>()) {
+    if (auto *t = ndarrayOf(v); t && t->eager.rank() == 0) return in.toFloat(Value(scalarOrArray(t->eager)));
+    in.raise("NotImplementedError",
+             fmt::format("Generator.{}: an array for '{}' is not supported by tfs (pass a number)", fn, param));
+  }
+  return in.toFloat(v);
+}
+
+Value doubles(const std::optional<Shape> &dims, const std::function<double()> &draw) {
+  if (!dims) return Value::real(draw());
+  Tensor t = Tensor::empty(DType::Float64, *dims);
+  double *p = t.data<double>();
+  for (int64_t i = 0, n = t.numElements(); i < n; ++i) p[i] = draw();
+  return newArray(std::move(t));
+}
+
+// The first-axis order after numpy's shuffle of n rows.
+std::vector<int64_t> shuffledOrder(Pcg64 &rng, int64_t n) {
+  std::vector<int64_t> order(static_cast<size_t>(std::max<int64_t>(n, 0)));
+  for (int64_t i = 0; i < n; ++i) order[size_t(i)] = i;
+  for (int64_t i = n - 1; i >= 1; --i) std::swap(order[size_t(i)], order[size_t(rng.interval(uint64_t(i)))]);
+  return order;
+}
+
+Tensor rowsInOrder(const Tensor &src, const std::vector<int64_t> &order) {
+  int64_t n = src.shape()[0], row = n ? src.numElements() / n : 0;
+  Shape shape = src.shape();
+  shape[0] = int64_t(order.size());
+  std::vector<int64_t> pos;
+  pos.reserve(order.size() * size_t(row));
+  for (int64_t r : order)
+    for (int64_t k = 0; k < row; ++k) pos.push_back(r * row + k);
+  return gather(src, shape, pos);
+}
+
+// numpy's choice(replace=False) without p: `size` distinct indices of [0, pop).
+std::vector<int64_t> distinctIndices(Pcg64 &rng, int64_t pop, int64_t size, bool shuffle) {
+  std::vector<int64_t> idx;
+  int64_t cutoff = shuffle ? 50 : 20;
+  if (pop > 10000 && size > pop / cutoff) {
+    // a shuffle of the tail `size` positions of arange(pop)
+    std::vector<int64_t> all(static_cast<size_t>(pop));
+    for (int64_t i = 0; i < pop; ++i) all[size_t(i)] = i;
+    for (int64_t i = pop - 1; i >= std::max<int64_t>(pop - size, 1); --i)
+      std::swap(all[size_t(i)], all[size_t(rng.bounded(uint64_t(i)))]);
+    return std::vector<int64_t>(all.end() - size, all.end());
+  }
+  // Floyd's algorithm with an open-addressing set
+  uint64_t mask = uint64_t(1.2 * double(size));
+  for (int s : {1, 2, 4, 8, 16, 32}) mask |= mask >> s;
+  std::vector<uint64_t> set(mask + 1, ~uint64_t(0));
+  idx.resize(size_t(size));
+  for (int64_t j = pop - size; j < pop; ++j) {
+    uint64_t val = rng.bounded(uint64_t(j)), loc = val & mask;
+    while (set[loc] != ~uint64_t(0) && set[loc] != val) loc = (loc + 1) & mask;
+    if (set[loc] == ~uint64_t(0)) {
+      set[loc] = val;
+      idx[size_t(j - pop + size)] = int64_t(val);
+    } else {
+      loc = uint64_t(j) & mask;
+      while (set[loc] != ~uint64_t(0)) loc = (loc + 1) & mask;
+      set[loc] = uint64_t(j);
+      idx[size_t(j - pop + size)] = j;
+    }
+  }
+  if (shuffle)
+    for (int64_t i = size - 1; i >= 1; --i) std::swap(idx[size_t(i)], idx[size_t(rng.bounded(uint64_t(i)))]);
+  return idx;
+}
+
+void defineGenerator(Interpreter &in, ModuleObject &m, std::shared_ptr<Pcg64> state) {
+  auto def = [&](const char *sig, std::function<Value(Interpreter &, const Bound &, Pcg64 &)> fn) {
+    Value f = nativeWithSignature(in, sig, [state, fn](Interpreter &in, const Bound &b) { return fn(in, b, *state); });
+    m.scope->vars[f.as<NativeFunction>()->name] = f;
+  };
+  def("random(size=None, dtype=None, out=!None)", [](Interpreter &in, const Bound &b, Pcg64 &rng) -> Value {
+    DType d = dtypeParam(in, b["dtype"]).value_or(DType::Float64);
+    auto dims = sizeOf(in, b["size"]);
+    if (d == DType::Float32) {
+      Tensor t = Tensor::empty(DType::Float32, dims.value_or(Shape{}));
+      for (int64_t i = 0, n = t.numElements(); i < n; ++i) t.data<float>()[i] = rng.nextFloat();
+      return dims ? newArray(std::move(t)) : scalarOrArray(std::move(t));
+    }
+    if (d != DType::Float64) in.raise("TypeError", fmt::format("Unsupported dtype dtype('{}') for random", numpyDTypeName(d)));
+    return doubles(dims, [&rng] { return rng.nextDouble(); });
+  });
+  def("integers(low, high=None, size=None, dtype=None, endpoint=False)", [](Interpreter &in, const Bound &b, Pcg64 &rng) -> Value {
+    for (const char *p : {"low", "high"})
+      if (ndarrayOf(b[p]) || b[p].as<ListObject>() || b[p].as<TupleObject>())
+        in.raise("NotImplementedError", fmt::format("Generator.integers: an array for '{}' is not supported by tfs", p));
+    int64_t low = in.toInt(b["low"]), high;
+    if (b.isNone("high")) {
+      high = low;
+      low = 0;
+    } else {
+      high = in.toInt(b["high"]);
+    }
+    bool endpoint = in.truth(b["endpoint"]);
+    if (!endpoint) {
+      if (b.isNone("high") && high <= 0) in.raise("ValueError", "high <= 0");
+      if (low >= high) in.raise("ValueError", "low >= high");
+      high -= 1;
+    } else if (low > high) {
+      in.raise("ValueError", "low > high");
+    }
+    DType d = dtypeParam(in, b["dtype"]).value_or(DType::Int64);
+    if (d != DType::Int64 && d != DType::Int32)
+      in.raise("NotImplementedError", fmt::format("Generator.integers(dtype={}) is not supported by tfs (int64 and int32 are)",
+                                                  numpyDTypeName(d)));
+    if (d == DType::Int32 && (low < INT32_MIN || high > INT32_MAX))
+      in.raise("ValueError", fmt::format("low is out of bounds for int32"));
+    uint64_t range = uint64_t(high) - uint64_t(low);
+    auto dims = sizeOf(in, b["size"]);
+    Tensor t = Tensor::empty(DType::Int64, dims.value_or(Shape{}));
+    int64_t *p = t.data<int64_t>();
+    for (int64_t i = 0, n = t.numElements(); i < n; ++i) p[i] = int64_t(uint64_t(low) + rng.bounded(range));
+    Tensor out = d == DType::Int64 ? t : cast(t, d);
+    return dims ? newArray(std::move(out)) : scalarOrArray(std::move(out));
+  });
+  def("uniform(low=0.0, high=1.0, size=None)", [](Interpreter &in, const Bound &b, Pcg64 &rng) -> Value {
+    double low = scalar(in, b["low"], "uniform", "low"), high = scalar(in, b["high"], "uniform", "high");
+    double range = high - low;
+    if (!std::isfinite(range)) in.raise("OverflowError", "high - low range exceeds valid bounds");
+    if (range < 0) in.raise("ValueError", "high - low < 0");
+    return doubles(sizeOf(in, b["size"]), [low, range, &rng] { return low + range * rng.nextDouble(); });
+  });
+  def("shuffle(x, axis=0)", [](Interpreter &in, const Bound &b, Pcg64 &rng) -> Value {
+    if (in.toInt(b["axis"]) != 0) in.raise("NotImplementedError", "Generator.shuffle(axis=...) other than 0 is not supported by tfs");
+    if (auto *l = b["x"].as<ListObject>()) {
+      for (size_t i = l->items.size(); i-- > 1;) std::swap(l->items[i], l->items[size_t(rng.interval(i))]);
+      return Value();
+    }
+    auto *t = ndarrayOf(b["x"]);
+    if (!t) in.raise("TypeError", fmt::format("Generator.shuffle: a list or numpy array is required, not {}", in.typeName(b["x"])));
+    if (t->eager.rank() == 0) in.raise("ValueError", "axis 0 is out of bounds for array of dimension 0");
+    assignAll(in, *t, rowsInOrder(t->eager, shuffledOrder(rng, t->eager.shape()[0])));
+    return Value();
+  });
+  def("permutation(x, axis=0)", [](Interpreter &in, const Bound &b, Pcg64 &rng) -> Value {
+    if (in.toInt(b["axis"]) != 0) in.raise("NotImplementedError", "Generator.permutation(axis=...) other than 0 is not supported by tfs");
+    const Value &x = b["x"];
+    if (x.isInt()) {
+      int64_t n = x.asInt();
+      if (n < 0) in.raise("ValueError", "negative dimensions are not allowed");
+      Tensor t = Tensor::empty(DType::Int64, {n});
+      for (int64_t i = 0; i < n; ++i) t.data<int64_t>()[i] = i;
+      return newArray(rowsInOrder(t, shuffledOrder(rng, n)));
+    }
+    Tensor src = asTensor(in, x);
+    if (src.rank() == 0) raiseAxisError(in, 0, 0);
+    return newArray(rowsInOrder(src, shuffledOrder(rng, src.shape()[0])));
+  });
+  def("choice(a, size=None, replace=True, p=None, axis=0, shuffle=True)", [](Interpreter &in, const Bound &b, Pcg64 &rng) -> Value {
+    if (in.toInt(b["axis"]) != 0) in.raise("NotImplementedError", "Generator.choice(axis=...) other than 0 is not supported by tfs");
+    const Value &a = b["a"];
+    Tensor pool;
+    int64_t pop;
+    bool fromInt = a.isInt();
+    auto dims = sizeOf(in, b["size"]);
+    int64_t count = dims ? elementCount(*dims) : 1;
+    if (fromInt) {
+      pop = a.asInt();
+      if (pop <= 0 && count != 0) in.raise("ValueError", "a must be a positive integer unless no samples are taken");
+    } else {
+      pool = asTensor(in, a);
+      if (pool.rank() == 0) in.raise("ValueError", fmt::format("a must be a sequence or an integer, not {}", in.typeName(a)));
+      pop = pool.shape()[0];
+      if (pop == 0 && count != 0) in.raise("ValueError", "a cannot be empty unless no samples are taken");
+    }
+    bool replace = in.truth(b["replace"]);
+    std::vector<int64_t> idx(static_cast<size_t>(count));
+    if (!b.isNone("p")) {
+      if (!replace) in.raise("NotImplementedError", "Generator.choice(replace=False, p=...) is not supported by tfs");
+      Tensor p = cast(asTensor(in, b["p"]), DType::Float64);
+      if (p.rank() != 1) in.raise("ValueError", "p must be 1-dimensional");
+      if (p.numElements() != pop) in.raise("ValueError", "a and p must have same size");
+      double total = 0, comp = 0;  // numpy's Kahan sum
+      for (int64_t i = 0; i < pop; ++i) {
+        double pi = p.data<double>()[i];
+        if (std::isnan(pi)) in.raise("ValueError", "Probabilities contain NaN");
+        if (pi < 0) in.raise("ValueError", "Probabilities are not non-negative");
+        double y = pi - comp, t = total + y;
+        comp = (t - total) - y;
+        total = t;
+      }
+      if (std::fabs(total - 1.0) > std::sqrt(std::numeric_limits<double>::epsilon()))
+        in.raise("ValueError", "Probabilities do not sum to 1. See Notes section of docstring for more information.");
+      std::vector<double> cdf(static_cast<size_t>(pop));
+      double acc = 0;
+      for (int64_t i = 0; i < pop; ++i) cdf[size_t(i)] = acc += p.data<double>()[i];
+      double last = cdf.back();
+      for (auto &c : cdf) c /= last;
+      for (auto &i : idx) i = std::upper_bound(cdf.begin(), cdf.end(), rng.nextDouble()) - cdf.begin();
+    } else if (replace) {
+      for (auto &i : idx) i = int64_t(rng.bounded(uint64_t(pop - 1)));
+    } else {
+      if (count > pop) in.raise("ValueError", "Cannot take a larger sample than population when replace is False");
+      idx = distinctIndices(rng, pop, count, in.truth(b["shuffle"]));
+    }
+    if (fromInt) {
+      Tensor t = Tensor::empty(DType::Int64, dims.value_or(Shape{}));
+      std::copy(idx.begin(), idx.end(), t.data<int64_t>());
+      return dims ? newArray(std::move(t)) : scalarOrArray(std::move(t));
+    }
+    Shape shape = dims.value_or(Shape{});
+    for (size_t k = 1; k < pool.shape().size(); ++k) shape.push_back(pool.shape()[k]);
+    Tensor rows = rowsInOrder(pool, idx);
+    Tensor out = gather(rows, shape, [&] {
+      std::vector<int64_t> all(static_cast<size_t>(rows.numElements()));
+      for (size_t k = 0; k < all.size(); ++k) all[k] = int64_t(k);
+      return all;
+    }());
+    return dims || pool.rank() > 1 ? newArray(std::move(out)) : scalarOrArray(std::move(out));
+  });
+  for (const char *name : {"normal", "standard_normal", "exponential", "standard_exponential", "gamma", "standard_gamma",
+                           "beta", "binomial", "poisson", "lognormal", "laplace", "logistic", "multivariate_normal",
+                           "dirichlet", "bytes", "chisquare", "geometric", "gumbel", "hypergeometric", "rayleigh",
+                           "standard_cauchy", "standard_t", "triangular", "vonmises", "wald", "weibull", "zipf", "pareto",
+                           "power", "f", "noncentral_chisquare", "noncentral_f", "negative_binomial", "multinomial",
+                           "multivariate_hypergeometric", "logseries", "permuted", "spawn"}) {
+    std::string n = name;
+    m.scope->vars[n] = in.native(n, [n](Interpreter &in, Args, const Kwargs &) -> Value {
+      in.raise("NotImplementedError", fmt::format("numpy.random.Generator.{} is not supported by tfs", n));
+    });
+  }
+}
+
+}  // namespace
+
+void installRandomGenerator(Interpreter &in, ModuleObject &random) {
+  random.scope->vars["default_rng"] = nativeWithSignature(in, "default_rng(seed=None)", [](Interpreter &in, const Bound &b) -> Value {
+    if (b["seed"].as<GeneratorObject>()) return b["seed"];
+    auto gen = make<GeneratorObject>();
+    gen->methods = make<ModuleObject>("Generator");
+    std::vector<uint32_t> entropy;
+    if (b.isNone("seed")) {
+      std::random_device rd;
+      for (int i = 0; i < 4; ++i) entropy.push_back(rd());
+    } else {
+      appendWords(in, b["seed"], entropy);
+      if (entropy.empty()) entropy.push_back(0);
+    }
+    seedFromEntropy(*gen->rng, entropy);
+    defineGenerator(in, *gen->methods, gen->rng);
+    return Value(gen);
+  });
+}
 
 }  // namespace tfs::runtime::tf::numpy
