@@ -4,6 +4,7 @@
 // (Modules/_json.c) reads and fails where it fails, with the same messages
 // and positions (code-point indices into the document): JSONDecodeError is
 // json.decoder's class, passed in by the caller.
+#include "frontend/literals.h"
 #include "lib/python/python_modules.h"
 #include "runtime/interp/interpreter.h"
 #include "runtime/interp/signature.h"
@@ -112,24 +113,6 @@ private:
     return Value::integer(in_.toInt(text));
   }
 
-  static void appendUtf8(std::string &out, uint32_t cp) {
-    if (cp < 0x80) {
-      out += char(cp);
-    } else if (cp < 0x800) {
-      out += char(0xC0 | (cp >> 6));
-      out += char(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += char(0xE0 | (cp >> 12));
-      out += char(0x80 | ((cp >> 6) & 0x3F));
-      out += char(0x80 | (cp & 0x3F));
-    } else {
-      out += char(0xF0 | (cp >> 18));
-      out += char(0x80 | ((cp >> 12) & 0x3F));
-      out += char(0x80 | ((cp >> 6) & 0x3F));
-      out += char(0x80 | (cp & 0x3F));
-    }
-  }
-
   // Four hex digits after the 'u' at byte u.
   uint32_t hex4(size_t u) {
     if (u + 4 >= s_.size()) fail("Invalid \\uXXXX escape", u);
@@ -184,7 +167,7 @@ private:
       }
       if (cp >= 0xD800 && cp <= 0xDFFF)
         in_.raise("NotImplementedError", fmt::format("a lone surrogate \\u{:04x} in a JSON string is not supported by tfs", cp));
-      appendUtf8(out, cp);
+      frontend::appendUtf8(out, cp);
     }
   }
 

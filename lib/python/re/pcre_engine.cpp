@@ -160,6 +160,31 @@ int runMatch(Interpreter &in, CompiledPattern &p, const std::string &s, size_t e
   return rc;
 }
 
+// One match/scan call: the compiled pattern, the subject string and its
+// pos/endpos window, and PCRE2's match data for the pattern.
+class MatchCall {
+public:
+  MatchCall(Interpreter &in, const Bound &b)
+      : p(patternOf(in, b["compiled"])), s(subjectOf(in, b["string"])), pos(s),
+        md(pcre2_match_data_create_from_pattern(p.code, nullptr), pcre2_match_data_free) {
+    window(pos, b, start, end);
+    pcre2_pattern_info(p.code, PCRE2_INFO_CAPTURECOUNT, &groups);
+  }
+  CompiledPattern &p;
+  const std::string &s;
+  Positions pos;
+  int64_t start = 0, end = 0;
+  uint32_t groups = 0;
+  std::unique_ptr<pcre2_match_data, void (*)(pcre2_match_data *)> md;
+
+private:
+  static const std::string &subjectOf(Interpreter &in, const Value &v) {
+    auto *str = v.as<StrObject>();
+    if (!str) in.raise("TypeError", fmt::format("expected string or bytes-like object, got '{}'", in.typeName(v)));
+    return str->s;
+  }
+};
+
 Value makePcreModule(Interpreter &in) {
   auto m = make<ModuleObject>("_pcre");
   auto &vars = m->scope->vars;
@@ -216,57 +241,39 @@ Value makePcreModule(Interpreter &in) {
   // match(compiled, string, pos, endpos, mode): (spans, texts) of the first match
   // (mode 0 search, 1 match at pos, 2 fullmatch), or None.
   vars["match"] = nativeWithSignature(in, "match(compiled, string, pos, endpos, mode)", [](Interpreter &in, const Bound &b) -> Value {
-    auto &p = patternOf(in, b["compiled"]);
-    auto *s = b["string"].as<StrObject>();
-    if (!s) in.raise("TypeError", fmt::format("expected string or bytes-like object, got '{}'", in.typeName(b["string"])));
-    Positions pos(s->s);
-    int64_t start, end;
-    window(pos, b, start, end);
-    if (start > end) return Value();
+    MatchCall c(in, b);
+    if (c.start > c.end) return Value();
     int64_t mode = b["mode"].asInt();
     uint32_t options = mode == 1 ? PCRE2_ANCHORED : mode == 2 ? PCRE2_ANCHORED | PCRE2_ENDANCHORED : 0;
-    std::unique_ptr<pcre2_match_data, void (*)(pcre2_match_data *)> md(pcre2_match_data_create_from_pattern(p.code, nullptr),
-                                                                       pcre2_match_data_free);
-    uint32_t groups = 0;
-    pcre2_pattern_info(p.code, PCRE2_INFO_CAPTURECOUNT, &groups);
-    if (runMatch(in, p, s->s, pos.byteOf(end), pos.byteOf(start), options, md.get()) < 0) return Value();
-    return spansOf(in, md.get(), groups, pos, s->s);
+    if (runMatch(in, c.p, c.s, c.pos.byteOf(c.end), c.pos.byteOf(c.start), options, c.md.get()) < 0) return Value();
+    return spansOf(in, c.md.get(), c.groups, c.pos, c.s);
   });
   // scan(compiled, string, pos, endpos, limit) -> (matches, gaps): the
   // (spans, texts) of successive matches (finditer, findall, sub, split),
   // at most limit (0: all), and the text between them (gaps[i] before
   // match i, the last one after every match).
   vars["scan"] = nativeWithSignature(in, "scan(compiled, string, pos, endpos, limit)", [](Interpreter &in, const Bound &b) -> Value {
-    auto &p = patternOf(in, b["compiled"]);
-    auto *s = b["string"].as<StrObject>();
-    if (!s) in.raise("TypeError", fmt::format("expected string or bytes-like object, got '{}'", in.typeName(b["string"])));
-    Positions pos(s->s);
-    int64_t start, end;
-    window(pos, b, start, end);
+    MatchCall c(in, b);
     int64_t limit = in.toInt(b["limit"]);
     std::vector<Value> found;
-    if (start > end) return in.tuple({in.list({}), in.list({b["string"]})});
-    std::unique_ptr<pcre2_match_data, void (*)(pcre2_match_data *)> md(pcre2_match_data_create_from_pattern(p.code, nullptr),
-                                                                       pcre2_match_data_free);
-    uint32_t groups = 0;
-    pcre2_pattern_info(p.code, PCRE2_INFO_CAPTURECOUNT, &groups);
-    size_t at = pos.byteOf(start), endByte = pos.byteOf(end), gapStart = 0;
+    if (c.start > c.end) return in.tuple({in.list({}), in.list({b["string"]})});
+    size_t at = c.pos.byteOf(c.start), endByte = c.pos.byteOf(c.end), gapStart = 0;
     std::vector<Value> gaps;  // the text before each match, then the tail
     bool lastEmpty = false;
     while (at <= endByte && (limit <= 0 || int64_t(found.size()) < limit)) {
       // PCRE2 checks the subject is valid UTF-8 on the first call only:
       // checking it again per match made a scan quadratic.
       uint32_t options = (lastEmpty ? PCRE2_NOTEMPTY_ATSTART : 0) | (found.empty() ? 0 : PCRE2_NO_UTF_CHECK);
-      if (runMatch(in, p, s->s, endByte, at, options, md.get()) < 0) break;
-      PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md.get());
-      found.push_back(spansOf(in, md.get(), groups, pos, s->s));
-      gaps.push_back(in.str(s->s.substr(gapStart, ov[0] - gapStart)));
+      if (runMatch(in, c.p, c.s, endByte, at, options, c.md.get()) < 0) break;
+      PCRE2_SIZE *ov = pcre2_get_ovector_pointer(c.md.get());
+      found.push_back(spansOf(in, c.md.get(), c.groups, c.pos, c.s));
+      gaps.push_back(in.str(c.s.substr(gapStart, ov[0] - gapStart)));
       gapStart = ov[1];
       lastEmpty = ov[0] == ov[1];
       at = ov[1];
       in.pollInterrupt();
     }
-    gaps.push_back(in.str(s->s.substr(gapStart)));
+    gaps.push_back(in.str(c.s.substr(gapStart)));
     return in.tuple({in.list(std::move(found)), in.list(std::move(gaps))});
   });
   return Value(m);
