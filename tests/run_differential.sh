@@ -3,7 +3,8 @@
 # compares stdout, the exit status and, when python3 fails, the exception:
 # its class (stderr's last line) and its line (the innermost traceback entry,
 # against the line of tfs's first diagnostic).
-# Skips (77) when python3 is absent.
+# A program's arguments (sys.argv[1:]) come from NAME.args (one line,
+# split on spaces), its stdin from NAME.stdin. Skips (77) when python3 is absent.
 set -u
 TFS="$1"; FILE="$2"
 PY=/usr/bin/python3
@@ -11,15 +12,17 @@ PY=/usr/bin/python3
 [ -n "$PY" ] || { echo "python3 not found: skipping"; exit 77; }
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 in=/dev/null; [ -f "${FILE%.tfs}.stdin" ] && in="${FILE%.tfs}.stdin"
-(cd "$tmp" && PYTHONDONTWRITEBYTECODE=1 timeout 30 "$PY" "$FILE") >"$tmp/py.out" 2>"$tmp/py.err" <"$in"; pyrc=$?
-(cd "$tmp" && timeout 30 "$TFS" run "$FILE") >"$tmp/tfs.out" 2>"$tmp/tfs.err" <"$in"; tfsrc=$?
+args=(); [ -f "${FILE%.tfs}.args" ] && read -r -a args <"${FILE%.tfs}.args"
+(cd "$tmp" && PYTHONDONTWRITEBYTECODE=1 timeout 30 "$PY" "$FILE" "${args[@]}") >"$tmp/py.out" 2>"$tmp/py.err" <"$in"; pyrc=$?
+(cd "$tmp" && timeout 30 "$TFS" run "$FILE" "${args[@]}") >"$tmp/tfs.out" 2>"$tmp/tfs.err" <"$in"; tfsrc=$?
 status=0
 if ! cmp -s "$tmp/py.out" "$tmp/tfs.out"; then
   echo "stdout differs:"; diff "$tmp/py.out" "$tmp/tfs.out" | head -40; status=1
 fi
 if [ $pyrc -ne 0 ]; then
-  # python's last stderr line is "ExcClass: message"; tfs must name the same class.
-  exc="$(tail -1 "$tmp/py.err" | cut -d: -f1)"
+  # python's last stderr line is "ExcClass: message"; tfs must name the same
+  # class (its module prefix dropped: io.UnsupportedOperation -> UnsupportedOperation).
+  exc="$(tail -1 "$tmp/py.err" | cut -d: -f1)"; exc="${exc##*.}"
   [ $tfsrc -eq 1 ] || { echo "python3 failed ($pyrc) but tfs exited $tfsrc"; status=1; }
   grep -Fq "error: $exc" "$tmp/tfs.err" || { echo "tfs stderr lacks 'error: $exc'"; cat "$tmp/tfs.err"; status=1; }
   # tfs reports an error raised inside its library (random, json) at the

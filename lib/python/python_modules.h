@@ -30,6 +30,8 @@ void registerJsonScannerModule();
 void registerPcreModule();
 // _pickle_codec: pickles of plain data under pickle.
 void registerPickleCodecModule();
+// `posix` (lib/python/os/posix_module.cpp): the calls os.tfs is written on.
+void registerPosixModule();
 // Registers `time` and `timeit` (time_module.cpp); part of registerLanguageModules.
 void registerTimeModules();
 

@@ -1,6 +1,7 @@
 // The standard-library modules implemented in C++ (lib/python/<module>/),
 // registered once at start-up. Modules written in .tfs under lib/python/
 // register themselves through the embedded prelude.
+#include "lib/python/io/stream.h"
 #include "lib/python/python_modules.h"
 #include "runtime/interp/interpreter.h"
 
@@ -18,6 +19,8 @@ void registerLanguageModules() {
   registerJsonScannerModule();
   registerPcreModule();
   registerPickleCodecModule();
+  pyio::registerIo();
+  registerPosixModule();
   registerUnsupportedModuleNames();
 }
 

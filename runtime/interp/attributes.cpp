@@ -212,6 +212,12 @@ std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string
         m->scope->vars[name] = *v;
         return v;
       }
+    // PEP 562: a module-level __getattr__ answers names the module lacks.
+    if (auto g = m->scope->vars.find("__getattr__"); g != m->scope->vars.end() && name != "__getattr__")
+    {
+      Value arg = str(name);
+      return call(g->second, Args(&arg, 1));
+    }
     return std::nullopt;
   }
   if (name == "__class__") return Value(typeOf(obj));

@@ -2,6 +2,7 @@
 // container constructors, isinstance, sorted, min/max/sum, zip/enumerate,
 // property/staticmethod/classmethod, super, the exception hierarchy.
 #include "runtime/interp/builtins.h"
+#include "runtime/interp/codecs.h"
 #include "runtime/interp/generator.h"
 #include "runtime/interp/pyformat.h"
 #include "runtime/interp/signature.h"
@@ -265,7 +266,9 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
   }
   addType("str", [](Interpreter &in, Args a, const Kwargs &) {
     if (a.empty()) return in.str("");
-    if (a.size() >= 2 && a[0].as<BytesObject>()) return in.str(a[0].as<BytesObject>()->s);
+    if (a.size() >= 2 && a[0].as<BytesObject>())
+      return in.str(decodeText(in, a[0].as<BytesObject>()->s, lookupEncoding(in, in.str(a[1])),
+                               a.size() > 2 ? in.str(a[2]) : "strict"));
     return in.str(in.str(a[0]));
   });
   addType("bytes", [](Interpreter &in, Args a, const Kwargs &) -> Value {

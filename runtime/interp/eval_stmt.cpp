@@ -16,6 +16,11 @@ std::vector<PyException> &handledExceptions() {
   return stack;
 }
 
+const PyException *Interpreter::handledException() const {
+  auto &h = handledExceptions();
+  return h.empty() ? nullptr : &h.back();
+}
+
 void Evaluator::assign(const Expr &target, const Value &v) {
   switch (target.kind) {
   case ExprKind::Name: store(static_cast<const Name &>(target).id, v); return;

@@ -50,6 +50,11 @@ std::map<std::string, Interpreter::ModuleFactory> &nativeModules() {
   return m;
 }
 
+std::vector<Interpreter::BuiltinsInstaller> &builtinsInstallers() {
+  static std::vector<Interpreter::BuiltinsInstaller> v;
+  return v;
+}
+
 std::set<std::string> &unsupportedModules() {
   static std::set<std::string> m;
   return m;
@@ -193,6 +198,11 @@ void Interpreter::installBuiltins() {
     return in.str(in.exceptionMessage(a[0]));
   }));
   installExceptionDetails(*this);
+  for (const auto &install : builtinsInstallers()) install(*this, *builtins_);
+}
+
+void Interpreter::registerBuiltins(BuiltinsInstaller installer) {
+  builtinsInstallers().push_back(std::move(installer));
 }
 
 Ref<ClassObject> Interpreter::newExceptionClass(const std::string &name, const std::string &base) {

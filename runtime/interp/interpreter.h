@@ -93,6 +93,9 @@ public:
   // The OSError subclass CPython raises for errno `err` ("[Errno 2] No such
   // file or directory: 'x'"); empty filenames are left out.
   Value newOSError(int err, const std::string &filename = "", const std::string &filename2 = "");
+  // The exception the innermost running `except` block handles (what bare
+  // `raise`, sys.exc_info() and traceback.print_exc() see); null when none.
+  const PyException *handledException() const;
 
   // --- where we are (for errors raised in native code) ---
   const frontend::SourceSpan &currentSpan() const { return span_; }
@@ -112,6 +115,11 @@ public:
   // A module CPython (or a common package) has and tfs does not: importing
   // it says "module 'x' is not supported by tfs".
   static void registerUnsupportedModule(const std::string &topLevelName);
+  // Built-in names the library provides (open, and print/input bound to the
+  // sys streams): run on every new interpreter after the engine's own
+  // builtins, so they may replace them.
+  using BuiltinsInstaller = std::function<void(Interpreter &, Scope &builtins)>;
+  static void registerBuiltins(BuiltinsInstaller installer);
   // The names `from mod import *` binds: __all__, else the public names.
   std::vector<std::string> starImportNames(const Value &mod);
   Ref<Scope> builtins() const { return builtins_; }

@@ -1,6 +1,8 @@
 // Methods of built-in types: str, bytes, list, tuple, dict, set, property.
 // Each is looked up by name on attribute access and bound to its receiver.
 #include "runtime/interp/builtins.h"
+#include "runtime/interp/codecs.h"
+#include "runtime/interp/signature.h"
 #include "runtime/interp/pyformat.h"
 #include "runtime/tensor/allocator.h"
 
@@ -288,7 +290,11 @@ Value strMethod(Interpreter &in, const std::string &s, const std::string &name, 
     for (unsigned char c : s) ok = ok && (std::isalnum(c) || c == '_' || c >= 0x80);
     return Value::boolean(ok);
   }
-  if (name == "encode") return Value(make<BytesObject>(s));
+  if (name == "encode") {
+    static const Signature sig("encode(encoding='utf-8', errors='strict')");
+    Bound b = sig.bind(in, a, kw);
+    return Value(make<BytesObject>(encodeText(in, s, lookupEncoding(in, in.str(b[0])), in.str(b[1]))));
+  }
   if (name == "rpartition") {
     std::string sep = arg(0);
     size_t f = s.rfind(sep);
@@ -559,7 +565,12 @@ std::optional<Value> builtinMethod(Interpreter &in, const Value &self, const std
       return strMethod(in, s.as<StrObject>()->s, n, a, kw);
     });
   if (self.as<BytesObject>()) {
-    if (name == "decode") return bind([](Interpreter &in, const Value &s, const std::string &, Args, const Kwargs &) { return in.str(s.as<BytesObject>()->s); });
+    if (name == "decode")
+      return bind([](Interpreter &in, const Value &s, const std::string &, Args a, const Kwargs &kw) {
+        static const Signature sig("decode(encoding='utf-8', errors='strict')");
+        Bound b = sig.bind(in, a, kw);
+        return in.str(decodeText(in, s.as<BytesObject>()->s, lookupEncoding(in, in.str(b[0])), in.str(b[1])));
+      });
     return std::nullopt;
   }
   auto known = [&](std::initializer_list<const char *> names) {

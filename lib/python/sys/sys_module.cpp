@@ -1,6 +1,9 @@
-// The `sys` module subset: argv, maxsize, exit(), stdout/stderr text
-// streams (write/flush, sharing print()'s C stdio buffers so output
-// interleaves correctly), and the recursion limit accessors.
+// The `sys` module subset: argv, path, maxsize, exit(), version_info and
+// float_info (_sys_types.tfs), the stdin/stdout/stderr file objects
+// (lib/python/io; print() and input() use whatever they are bound to),
+// exc_info(), and the recursion limit accessors. Names CPython's sys has
+// and tfs lacks say so.
+#include "lib/python/io/stream.h"
 #include "lib/python/python_modules.h"
 #include "runtime/interp/interpreter.h"
 
@@ -12,32 +15,6 @@ namespace tfs::runtime {
 
 namespace {
 
-// sys.stdout / sys.stderr: `write(s)` returns the number of characters.
-struct TextStreamObject : Object {
-  std::FILE *file;
-  std::string name;
-  TextStreamObject(std::FILE *f, std::string n) : file(f), name(std::move(n)) {}
-  const char *typeName() const override { return "TextIOWrapper"; }
-  std::optional<Value> getAttr(Interpreter &in, const std::string &attr) override {
-    std::FILE *f = file;
-    if (attr == "write")
-      return in.native("write", [f](Interpreter &in, Args a, const Kwargs &) {
-        if (a.size() != 1) in.raise("TypeError", fmt::format("TextIOWrapper.write() takes exactly one argument ({} given)", a.size()));
-        auto *s = a[0].as<StrObject>();
-        if (!s) in.raise("TypeError", fmt::format("write() argument must be str, not {}", in.typeName(a[0])));
-        std::fwrite(s->s.data(), 1, s->s.size(), f);
-        return Value::integer(in.length(a[0]));
-      });
-    if (attr == "flush")
-      return in.native("flush", [f](Interpreter &, Args, const Kwargs &) { std::fflush(f); return Value(); });
-    if (attr == "name") return in.str(name);
-    return std::nullopt;
-  }
-  std::optional<std::string> repr(Interpreter &) override {
-    return fmt::format("<_io.TextIOWrapper name='{}' mode='w' encoding='utf-8'>", name);
-  }
-};
-
 Value makeSysModule(Interpreter &in) {
   auto m = make<ModuleObject>("sys");
   auto &vars = m->scope->vars;
@@ -47,13 +24,28 @@ Value makeSysModule(Interpreter &in) {
   vars["argv"] = in.list(std::move(argv));
   vars["path"] = in.searchPath();
   vars["maxsize"] = Value::integer(std::numeric_limits<int64_t>::max());
-  vars["stdout"] = Value(make<TextStreamObject>(stdout, "<stdout>"));
-  vars["stderr"] = Value(make<TextStreamObject>(stderr, "<stderr>"));
+  vars["stdin"] = vars["__stdin__"] = pyio::makeStdStream(in, 0);
+  vars["stdout"] = vars["__stdout__"] = pyio::makeStdStream(in, 1);
+  vars["stderr"] = vars["__stderr__"] = pyio::makeStdStream(in, 2);
   vars["platform"] = in.str("linux");
-  vars["version_info"] = in.tuple({Value::integer(3), Value::integer(11), Value::integer(0)});
+  Value types = in.importModule("_sys_types");
+  vars["version_info"] = in.getAttr(types, "VERSION_INFO");
+  vars["float_info"] = in.getAttr(types, "FLOAT_INFO");
+  vars["version"] = in.str("3.11.2 (tfs) [the Python of TensorFlow scripts]");
+  vars["hexversion"] = Value::integer(0x030b02f0);
+  vars["byteorder"] = in.str("little");
+  vars["executable"] = in.str("/usr/bin/tfs");
+  vars["implementation_name"] = in.str("tfs");
+  vars["api_version"] = Value::integer(1013);
+  vars["maxunicode"] = Value::integer(0x10FFFF);
+  vars["getdefaultencoding"] = in.native("getdefaultencoding", [](Interpreter &in, Args, const Kwargs &) { return in.str("utf-8"); });
+  vars["getfilesystemencoding"] = in.native("getfilesystemencoding", [](Interpreter &in, Args, const Kwargs &) { return in.str("utf-8"); });
   vars["exit"] = in.native("exit", [](Interpreter &in, Args a, const Kwargs &) -> Value {
     Value e = in.newException(in.exceptionClass("SystemExit"), "");
-    if (!a.empty()) e.as<InstanceObject>()->set("args", in.tuple({a[0]}));
+    if (!a.empty()) {
+      e.as<InstanceObject>()->set("args", in.tuple({a[0]}));
+      e.as<InstanceObject>()->set("code", a[0]);
+    }
     in.raiseValue(e);
   });
   // The interpreter's limit is fixed (RecursionError at depth 1000); the
@@ -66,6 +58,29 @@ Value makeSysModule(Interpreter &in) {
     if (in.toIndex(a[0]) < 1) in.raise("ValueError", "recursion limit must be greater or equal than 1");
     return Value();
   });
+  vars["exc_info"] = in.native("exc_info", [](Interpreter &in, Args, const Kwargs &) {
+    const PyException *e = in.handledException();
+    if (!e) return in.tuple({Value(), Value(), Value()});
+    return in.tuple({Value(in.typeOf(e->exc)), e->exc, in.str("<traceback>")});
+  });
+  vars["exception"] = in.native("exception", [](Interpreter &in, Args, const Kwargs &) {
+    const PyException *e = in.handledException();
+    return e ? e->exc : Value();
+  });
+  m->lazyOnlyRejects = true;
+  m->lazy = [](Interpreter &in, const std::string &name) -> std::optional<Value> {
+    static const char *const cpython[] = {
+        "getsizeof", "settrace", "setprofile", "gettrace", "_getframe", "intern", "displayhook",
+        "excepthook", "flags", "stdlib_module_names", "builtin_module_names", "getrefcount", "last_value",
+        "last_type", "last_traceback", "ps1", "ps2", "meta_path", "path_hooks", "path_importer_cache",
+        "dont_write_bytecode", "base_prefix", "prefix", "exec_prefix", "orig_argv", "warnoptions",
+        "getswitchinterval", "setswitchinterval", "int_info", "hash_info", "thread_info", "get_int_max_str_digits",
+        "set_int_max_str_digits", "audit", "addaudithook", "call_tracing", "breakpointhook", "unraisablehook",
+        "getallocatedblocks", "is_finalizing", "implementation", "abiflags", "platlibdir", "pycache_prefix"};
+    for (const char *n : cpython)
+      if (name == n) in.raise("NotImplementedError", fmt::format("sys.{} is not supported by tfs", name));
+    return std::nullopt;
+  };
   return Value(m);
 }
 

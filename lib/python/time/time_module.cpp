@@ -3,11 +3,15 @@
 //
 // time: time(), time_ns(), perf_counter(), perf_counter_ns(), monotonic(),
 //       monotonic_ns(), process_time(), sleep(seconds).
+//       localtime(), gmtime(), mktime(), strftime(), asctime(), ctime(),
+//       timezone/altzone/daylight/tzname (C library calls, C locale, as
+//       CPython's), struct_time (_time_types.tfs).
 // timeit: timeit(stmt, number=1000000), repeat(stmt, repeat=5, number=1000000),
 //       default_timer. The statement must be a callable: tfs has no exec(),
 //       so a statement string is an error that says so.
 #include "lib/python/python_modules.h"
 #include "runtime/interp/interpreter.h"
+#include "runtime/interp/signature.h"
 
 #include <chrono>
 #include <cmath>
@@ -50,9 +54,130 @@ void sleepFor(Interpreter &in, const Value &arg) {
   in.pollInterrupt();
 }
 
+// The seconds argument of localtime()/gmtime()/ctime(): now when None,
+// floored like CPython's.
+time_t secondsArg(Interpreter &in, const Value &v) {
+  if (v.isNone()) return ::time(nullptr);
+  if (!v.isInt() && !v.isFloat() && !v.isBool())
+    in.raise("TypeError", fmt::format("'{}' object cannot be interpreted as an integer", in.typeName(v)));
+  double s = in.toFloat(v);
+  if (std::isnan(s)) in.raise("ValueError", "Invalid value NaN (not a number)");
+  if (!(s > -1e17 && s < 1e17)) in.raise("OverflowError", "timestamp out of range for platform time_t");
+  return time_t(std::floor(s));
+}
+
+Value structTime(Interpreter &in, const std::tm &t) {
+  Value cls = in.getAttr(in.importModule("_time_types"), "struct_time");
+  std::vector<Value> f = {Value::integer(t.tm_year + 1900), Value::integer(t.tm_mon + 1), Value::integer(t.tm_mday),
+                          Value::integer(t.tm_hour),        Value::integer(t.tm_min),     Value::integer(t.tm_sec),
+                          Value::integer((t.tm_wday + 6) % 7), Value::integer(t.tm_yday + 1), Value::integer(t.tm_isdst)};
+  Value args[3] = {in.tuple(std::move(f)), in.str(t.tm_zone ? t.tm_zone : ""), Value::integer(t.tm_gmtoff)};
+  return in.call(cls, Args(args, 3));
+}
+
+// A struct_time or 9-tuple as a C struct tm (the checks CPython makes).
+std::tm tmFromTuple(Interpreter &in, const Value &v, const char *fn) {
+  auto f = in.toList(v);
+  if (f.size() != 9)
+    in.raise("TypeError", fmt::format("{}(): illegal time tuple argument", fn));
+  std::tm t{};
+  t.tm_year = int(in.toIndex(f[0]) - 1900);
+  t.tm_mon = int(in.toIndex(f[1]) - 1);
+  t.tm_mday = int(in.toIndex(f[2]));
+  t.tm_hour = int(in.toIndex(f[3]));
+  t.tm_min = int(in.toIndex(f[4]));
+  t.tm_sec = int(in.toIndex(f[5]));
+  t.tm_wday = int((in.toIndex(f[6]) + 1) % 7);
+  t.tm_yday = int(in.toIndex(f[7]) - 1);
+  t.tm_isdst = int(in.toIndex(f[8]));
+  // CPython accepts 0 for month, day and yday (as 1).
+  if (t.tm_mon == -1) t.tm_mon = 0;
+  else if (t.tm_mon < 0 || t.tm_mon > 11) in.raise("ValueError", "month out of range");
+  if (t.tm_mday == 0) t.tm_mday = 1;
+  else if (t.tm_mday < 0 || t.tm_mday > 31) in.raise("ValueError", "day of month out of range");
+  if (t.tm_hour < 0 || t.tm_hour > 23) in.raise("ValueError", "hour out of range");
+  if (t.tm_min < 0 || t.tm_min > 59) in.raise("ValueError", "minute out of range");
+  if (t.tm_sec < 0 || t.tm_sec > 61) in.raise("ValueError", "seconds out of range");
+  if (t.tm_wday < 0) in.raise("ValueError", "day of week out of range");
+  if (t.tm_yday == -1) t.tm_yday = 0;
+  else if (t.tm_yday < 0 || t.tm_yday > 365) in.raise("ValueError", "day of year out of range");
+  return t;
+}
+
+std::tm nowOr(Interpreter &in, const Value &t, const char *fn) {
+  if (!t.isNone()) return tmFromTuple(in, t, fn);
+  time_t now = ::time(nullptr);
+  std::tm out{};
+  ::localtime_r(&now, &out);
+  return out;
+}
+
+std::string asctimeText(const std::tm &t) {
+  static const char *const days[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+  static const char *const months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                       "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  return fmt::format("{} {}{:3d} {:02d}:{:02d}:{:02d} {}", days[(t.tm_wday % 7 + 7) % 7], months[(t.tm_mon % 12 + 12) % 12],
+                     t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec, t.tm_year + 1900);
+}
+
+void addCalendarFunctions(Interpreter &in, std::unordered_map<std::string, Value> &vars) {
+  auto def = [&](const char *sig, SignedFn fn) {
+    Value f = nativeWithSignature(in, sig, std::move(fn));
+    vars[f.as<NativeFunction>()->name] = f;
+  };
+  def("localtime(seconds=None, /)", [](Interpreter &in, const Bound &a) {
+    time_t s = secondsArg(in, a[0]);
+    std::tm t{};
+    if (!::localtime_r(&s, &t)) in.raise("OverflowError", "timestamp out of range for platform time_t");
+    return structTime(in, t);
+  });
+  def("gmtime(seconds=None, /)", [](Interpreter &in, const Bound &a) {
+    time_t s = secondsArg(in, a[0]);
+    std::tm t{};
+    if (!::gmtime_r(&s, &t)) in.raise("OverflowError", "timestamp out of range for platform time_t");
+    return structTime(in, t);
+  });
+  def("mktime(t, /)", [](Interpreter &in, const Bound &a) {
+    std::tm t = tmFromTuple(in, a[0], "mktime");
+    t.tm_wday = -1;
+    time_t r = ::mktime(&t);
+    if (r == time_t(-1) && t.tm_wday == -1) in.raise("OverflowError", "mktime argument out of range");
+    return Value::real(double(r));
+  });
+  def("strftime(format, t=None, /)", [](Interpreter &in, const Bound &a) {
+    auto *f = a[0].as<StrObject>();
+    if (!f) in.raise("TypeError", fmt::format("strftime() argument 1 must be str, not {}", in.typeName(a[0])));
+    if (f->s.find('\0') != std::string::npos) in.raise("ValueError", "embedded null character");
+    std::tm t = nowOr(in, a[1], "strftime");
+    if (f->s.empty()) return in.str("");
+    // strftime returns 0 both for "too small" and for an empty result:
+    // grow the buffer a few times, then accept empty.
+    for (size_t cap = 256; cap <= (1u << 20); cap *= 4) {
+      std::string buf(cap, '\0');
+      size_t n = std::strftime(buf.data(), cap, f->s.c_str(), &t);
+      if (n > 0) return in.str(buf.substr(0, n));
+    }
+    return in.str("");
+  });
+  def("asctime(t=None, /)", [](Interpreter &in, const Bound &a) { return in.str(asctimeText(nowOr(in, a[0], "asctime"))); });
+  def("ctime(seconds=None, /)", [](Interpreter &in, const Bound &a) {
+    time_t s = secondsArg(in, a[0]);
+    std::tm t{};
+    ::localtime_r(&s, &t);
+    return in.str(asctimeText(t));
+  });
+  ::tzset();
+  vars["timezone"] = Value::integer(::timezone);
+  vars["altzone"] = Value::integer(::timezone - 3600 * (::daylight ? 1 : 0));
+  vars["daylight"] = Value::integer(::daylight);
+  vars["tzname"] = in.tuple({in.str(::tzname[0]), in.str(::tzname[1])});
+  vars["struct_time"] = in.getAttr(in.importModule("_time_types"), "struct_time");
+}
+
 Value makeTimeModule(Interpreter &in) {
   auto m = make<ModuleObject>("time");
   auto &vars = m->scope->vars;
+  addCalendarFunctions(in, vars);
   auto clock = [&](const char *name, clockid_t id, bool ns) {
     vars[name] = in.native(name, [id, ns](Interpreter &, Args, const Kwargs &) {
       return ns ? Value::integer(nanoseconds(id)) : Value::real(seconds(id));

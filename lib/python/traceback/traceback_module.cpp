@@ -1,0 +1,197 @@
+// `traceback` (print_exc, format_exc, print_exception, format_exception,
+// format_exception_only) and `_tfs_frames`, the call-site lookup that
+// warnings.tfs and logging.tfs use for the file and line of their caller.
+//
+// A traceback is rebuilt from what tfs keeps of an exception: the call
+// sites from the outermost frame to the raise (PyException::callChain and
+// span). The frames CPython's traceback holds are those from the frame that
+// handles the exception inward; each frame's function name is the `def`
+// enclosing its line (CPython prints co_name), `<module>` at top level.
+// Frames inside tfs's own library (<prelude ...>) are left out: CPython's
+// would name its own .py files there.
+#include "lib/python/python_modules.h"
+#include "runtime/interp/interpreter.h"
+#include "runtime/interp/signature.h"
+
+#include <fmt/format.h>
+
+namespace tfs::runtime {
+
+namespace {
+
+using frontend::SourceSpan;
+
+bool sameSite(const SourceSpan &a, const SourceSpan &b) {
+  return a.file == b.file && a.line == b.line && a.col == b.col;
+}
+
+bool libraryFrame(const SourceSpan &s) { return !s.file || s.file->path().rfind("<", 0) == 0; }
+
+size_t indentOf(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+  return i;
+}
+
+// The name of the function whose body holds `line`: the nearest `def` above
+// it with less indentation; `<module>` when none.
+std::string functionAt(const SourceSpan &s) {
+  if (!s.file) return "<module>";
+  std::string_view text = s.file->line(s.line);
+  size_t indent = indentOf(text);
+  for (uint32_t l = s.line; l-- > 1;) {
+    std::string_view t = s.file->line(l);
+    size_t i = indentOf(t);
+    if (i == t.size() || t[i] == '#' || i >= indent) continue;
+    indent = i;
+    std::string_view rest = t.substr(i);
+    if (rest.rfind("async ", 0) == 0) rest = rest.substr(6);
+    if (rest.rfind("def ", 0) == 0) {
+      rest = rest.substr(4);
+      size_t end = rest.find('(');
+      return std::string(rest.substr(0, end));
+    }
+    if (rest.rfind("class ", 0) == 0) {
+      rest = rest.substr(6);
+      size_t end = rest.find_first_of("(:");
+      return std::string(rest.substr(0, end));
+    }
+    if (indent == 0) break;
+  }
+  return "<module>";
+}
+
+// `  File "f", line N, in fn\n    source\n    ^^^^\n` as CPython 3.11 prints
+// a frame (the carets mark the failing part when it is not the whole line).
+std::string formatFrame(const SourceSpan &s) {
+  std::string out = fmt::format("  File \"{}\", line {}, in {}\n", s.file->path(), s.line, functionAt(s));
+  std::string_view line = s.file->line(s.line);
+  size_t indent = indentOf(line);
+  std::string_view stripped = line.substr(indent);
+  while (!stripped.empty() && (stripped.back() == ' ' || stripped.back() == '\r')) stripped.remove_suffix(1);
+  if (stripped.empty()) return out;
+  out += fmt::format("    {}\n", stripped);
+  if (s.endLine == s.line && s.col >= 1 && s.endCol > s.col) {
+    size_t start = s.col - 1, end = s.endCol - 1;
+    if (start > indent || end < indent + stripped.size())
+      if (start >= indent && end <= line.size())
+        out += "    " + std::string(start - indent, ' ') + std::string(end - start, '^') + "\n";
+  }
+  return out;
+}
+
+std::string exceptionOnly(Interpreter &in, const Value &exc) {
+  auto *inst = exc.as<InstanceObject>();
+  std::string cls = inst ? inst->klass->name : in.typeName(exc);
+  if (inst && !inst->klass->module.empty() && inst->klass->module != "builtins")
+    cls = inst->klass->module + "." + cls;
+  std::string msg = in.str(exc);
+  return msg.empty() ? cls + "\n" : cls + ": " + msg + "\n";
+}
+
+std::string formatHandled(Interpreter &in, const PyException &e) {
+  // The handler's frame: the call sites the exception shares with the
+  // running code.
+  const auto &now = in.callStack();
+  size_t depth = 0;
+  while (depth < e.callChain.size() && depth < now.size() && sameSite(e.callChain[depth], now[depth])) ++depth;
+  std::string out = "Traceback (most recent call last):\n";
+  for (size_t k = depth; k < e.callChain.size(); ++k)
+    if (!libraryFrame(e.callChain[k])) out += formatFrame(e.callChain[k]);
+  if (!libraryFrame(e.span)) out += formatFrame(e.span);
+  return out + exceptionOnly(in, e.exc);
+}
+
+Value write(Interpreter &in, const Value &file, const std::string &text) {
+  Value target = file.isNone() ? in.getAttr(in.importModule("sys"), "stderr") : file;
+  Value s = in.str(text);
+  return in.call(in.getAttr(target, "write"), Args(&s, 1));
+}
+
+std::string formatCurrent(Interpreter &in) {
+  const PyException *e = in.handledException();
+  return e ? formatHandled(in, *e) : "NoneType: None\n";
+}
+
+std::string formatGiven(Interpreter &in, const Value &exc) {
+  const PyException *e = in.handledException();
+  if (e && e->exc.is(exc)) return formatHandled(in, *e);
+  return exceptionOnly(in, exc);  // no frames kept for an exception no except block holds
+}
+
+Value makeTracebackModule(Interpreter &in) {
+  auto m = make<ModuleObject>("traceback");
+  auto &vars = m->scope->vars;
+  auto def = [&](const char *sig, SignedFn fn) {
+    Value f = nativeWithSignature(in, sig, std::move(fn));
+    vars[f.as<NativeFunction>()->name] = f;
+  };
+  def("format_exc(limit=!None, chain=True)", [](Interpreter &in, const Bound &) { return in.str(formatCurrent(in)); });
+  def("print_exc(limit=!None, file=None, chain=True)", [](Interpreter &in, const Bound &a) {
+    write(in, a["file"], formatCurrent(in));
+    return Value();
+  });
+  def("format_exception(exc, /, value=None, tb=None, limit=!None, chain=True)", [](Interpreter &in, const Bound &a) {
+    Value exc = a["value"].isNone() ? a["exc"] : a["value"];
+    std::string text = formatGiven(in, exc);
+    // A list of strings: the header, one per frame, the exception line.
+    std::vector<Value> parts;
+    size_t pos = 0;
+    while (pos < text.size()) {
+      size_t next = text.find("\n  File ", pos);
+      size_t end = next == std::string::npos ? text.size() : next + 1;
+      if (text.compare(pos, 10, "Traceback ") == 0) end = text.find('\n', pos) + 1;
+      parts.push_back(in.str(text.substr(pos, end - pos)));
+      pos = end;
+    }
+    return in.list(std::move(parts));
+  });
+  def("print_exception(exc, /, value=None, tb=None, limit=!None, file=None, chain=True)", [](Interpreter &in, const Bound &a) {
+    Value exc = a["value"].isNone() ? a["exc"] : a["value"];
+    write(in, a["file"], formatGiven(in, exc));
+    return Value();
+  });
+  def("format_exception_only(exc, /, value=None)", [](Interpreter &in, const Bound &a) {
+    Value exc = a["value"].isNone() ? a["exc"] : a["value"];
+    return in.list({in.str(exceptionOnly(in, exc))});
+  });
+  m->lazyOnlyRejects = true;
+  m->lazy = [](Interpreter &in, const std::string &name) -> std::optional<Value> {
+    static const char *const cpython[] = {"print_tb", "format_tb", "extract_tb", "extract_stack", "print_stack",
+                                          "format_stack", "format_list", "print_list", "walk_tb", "walk_stack",
+                                          "TracebackException", "StackSummary", "FrameSummary", "clear_frames",
+                                          "print_last"};
+    for (const char *n : cpython)
+      if (name == n) in.raise("NotImplementedError", fmt::format("traceback.{} is not supported by tfs", name));
+    return std::nullopt;
+  };
+  return Value(m);
+}
+
+// _tfs_frames.caller(level): (filename, lineno, function, source line) of
+// the call site `level` frames out from the library function that asks
+// (1: the code that called it).
+Value makeFramesModule(Interpreter &in) {
+  auto m = make<ModuleObject>("_tfs_frames");
+  m->scope->vars["caller"] = nativeWithSignature(in, "caller(level=1)", [](Interpreter &in, const Bound &a) {
+    const auto &stack = in.callStack();
+    int64_t level = in.toInt(a[0]);
+    if (level < 1) level = 1;
+    if (size_t(level) > stack.size() || !stack[stack.size() - size_t(level)].file)
+      return in.tuple({in.str("sys"), Value::integer(1), in.str("<module>"), in.str("")});
+    const SourceSpan &s = stack[stack.size() - size_t(level)];
+    std::string_view line = s.file->line(s.line);
+    return in.tuple({in.str(s.file->path()), Value::integer(s.line), in.str(functionAt(s)),
+                     in.str(std::string(line.substr(indentOf(line))))});
+  });
+  return Value(m);
+}
+
+}  // namespace
+
+void registerTracebackModules() {
+  Interpreter::registerNativeModule("traceback", makeTracebackModule);
+  Interpreter::registerNativeModule("_tfs_frames", makeFramesModule);
+}
+
+}  // namespace tfs::runtime
