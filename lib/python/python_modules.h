@@ -32,6 +32,8 @@ void registerPcreModule();
 void registerPickleCodecModule();
 // `posix` (lib/python/os/posix_module.cpp): the calls os.tfs is written on.
 void registerPosixModule();
+// `traceback` and `_tfs_frames` (lib/python/traceback/traceback_module.cpp).
+void registerTracebackModules();
 // Registers `time` and `timeit` (time_module.cpp); part of registerLanguageModules.
 void registerTimeModules();
 

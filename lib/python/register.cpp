@@ -21,6 +21,7 @@ void registerLanguageModules() {
   registerPickleCodecModule();
   pyio::registerIo();
   registerPosixModule();
+  registerTracebackModules();
   registerUnsupportedModuleNames();
 }
 

@@ -14,6 +14,7 @@
 #include "runtime/interp/signature.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 namespace tfs::runtime {
 
@@ -23,6 +24,14 @@ using frontend::SourceSpan;
 
 bool sameSite(const SourceSpan &a, const SourceSpan &b) {
   return a.file == b.file && a.line == b.line && a.col == b.col;
+}
+
+// CPython names the main script by its absolute path.
+std::string absolutePath(const std::string &path) {
+  if (path.empty() || path[0] == '/' || path[0] == '<') return path;
+  char buf[4096];
+  if (!::getcwd(buf, sizeof buf)) return path;
+  return std::string(buf) + "/" + (path.rfind("./", 0) == 0 ? path.substr(2) : path);
 }
 
 bool libraryFrame(const SourceSpan &s) { return !s.file || s.file->path().rfind("<", 0) == 0; }
@@ -64,7 +73,7 @@ std::string functionAt(const SourceSpan &s) {
 // `  File "f", line N, in fn\n    source\n    ^^^^\n` as CPython 3.11 prints
 // a frame (the carets mark the failing part when it is not the whole line).
 std::string formatFrame(const SourceSpan &s) {
-  std::string out = fmt::format("  File \"{}\", line {}, in {}\n", s.file->path(), s.line, functionAt(s));
+  std::string out = fmt::format("  File \"{}\", line {}, in {}\n", absolutePath(s.file->path()), s.line, functionAt(s));
   std::string_view line = s.file->line(s.line);
   size_t indent = indentOf(line);
   std::string_view stripped = line.substr(indent);
@@ -181,7 +190,7 @@ Value makeFramesModule(Interpreter &in) {
       return in.tuple({in.str("sys"), Value::integer(1), in.str("<module>"), in.str("")});
     const SourceSpan &s = stack[stack.size() - size_t(level)];
     std::string_view line = s.file->line(s.line);
-    return in.tuple({in.str(s.file->path()), Value::integer(s.line), in.str(functionAt(s)),
+    return in.tuple({in.str(absolutePath(s.file->path())), Value::integer(s.line), in.str(functionAt(s)),
                      in.str(std::string(line.substr(indentOf(line))))});
   });
   return Value(m);
