@@ -91,6 +91,11 @@ void executeNode(Frame &f, const NodeInfo &info) {
     return;
   case OpKind::RandomNormal:
   case OpKind::RandomUniform:
+  case OpKind::RandomTruncatedNormal:
+  case OpKind::RandomShuffle:
+  case OpKind::Multinomial:
+  case OpKind::RandomGamma:
+  case OpKind::RandomPoisson:
     bindResults(f, info, ctx.runRandom(node, operandValues(f, info)));
     return;
   case OpKind::Cond:

@@ -694,6 +694,13 @@ TypeRule typeRuleFor(OpKind k) {
   case OpKind::Cumsum: case OpKind::Cumprod: case OpKind::Reverse: case OpKind::TopK:
   case OpKind::WhereIndices: case OpKind::UnsortedSegmentSum: case OpKind::StridedSliceGrad: case OpKind::Pad:
     return indexTypeRule(k);
+  case OpKind::RandomTruncatedNormal: case OpKind::RandomShuffle: case OpKind::Multinomial:
+  case OpKind::RandomGamma: case OpKind::RandomPoisson: case OpKind::Timestamp:
+    return statefulTypeRule(k);
+  case OpKind::StringUpper: case OpKind::StringLower: case OpKind::StringStrip: case OpKind::StringLength:
+  case OpKind::StringToNumber: case OpKind::Substr: case OpKind::ReduceJoin: case OpKind::StringFormat:
+  case OpKind::RegexFullMatch: case OpKind::RegexReplace: case OpKind::PyFunction:
+    return stringsTypeRule(k);
   case OpKind::ReluGrad: return reluGrad;
   case OpKind::StringJoin: return stringJoin;
   case OpKind::Assert: return assertion;
@@ -718,6 +725,11 @@ bool isNotDifferentiable(OpKind k) {
   case OpKind::LogicalOr: case OpKind::LogicalNot: case OpKind::ArgMax: case OpKind::ArgMin:
   case OpKind::ShapeOf: case OpKind::SizeOf: case OpKind::OneHot: case OpKind::Range:
   case OpKind::Linspace: case OpKind::RandomNormal: case OpKind::RandomUniform:
+  case OpKind::RandomTruncatedNormal: case OpKind::RandomShuffle: case OpKind::Multinomial:
+  case OpKind::RandomGamma: case OpKind::RandomPoisson: case OpKind::Timestamp:
+  case OpKind::StringUpper: case OpKind::StringLower: case OpKind::StringStrip: case OpKind::StringLength:
+  case OpKind::StringToNumber: case OpKind::Substr: case OpKind::ReduceJoin: case OpKind::StringFormat:
+  case OpKind::RegexFullMatch: case OpKind::RegexReplace:
   case OpKind::StringJoin: case OpKind::AsString: case OpKind::ZerosLike: case OpKind::OnesLike:
   case OpKind::ReduceAny: case OpKind::ReduceAll: case OpKind::FloorDiv:
   case OpKind::Placeholder: case OpKind::Print: case OpKind::Assert: case OpKind::WhereIndices:

@@ -15,6 +15,10 @@ TypeRule windowTypeRule(OpKind kind);
 // where_indices, unsorted_segment_sum, strided_slice_grad, pad;
 // op_rules_index.cpp) and their TF op type names; null for any other op.
 TypeRule indexTypeRule(OpKind kind);
+// Random draws beyond normal/uniform, and the clock (op_rules_stateful.cpp).
+TypeRule statefulTypeRule(OpKind kind);
+// tf.strings ops and py_function (op_rules_strings.cpp).
+TypeRule stringsTypeRule(OpKind kind);
 const char *indexOpType(OpKind kind);
 bool isNotDifferentiable(OpKind kind);
 

@@ -24,8 +24,19 @@ void defSig(Interpreter &in, ModuleObject &m, std::string_view signature, Signed
 void installNnWindowOps(Interpreter &in, ModuleObject &nn);
 // tf.io.read_file / write_file (io_bindings.cpp).
 void installIo(Interpreter &in, ModuleObject &tf);
-// tf.random.stateless_uniform / stateless_normal (stateless_random.cpp).
+// tf.random.stateless_uniform / stateless_normal (random/stateless_random.cpp).
 void installStatelessRandom(Interpreter &in, ModuleObject &random);
+// tf.random.truncated_normal, shuffle, categorical, gamma, poisson and their
+// stateless forms (random/random_bindings.cpp); tf.timestamp.
+void installRandomDraws(Interpreter &in, ModuleObject &tf, ModuleObject &random);
+// tf.strings (strings/strings_bindings.cpp, strings/_tf_strings.tfs).
+void installStrings(Interpreter &in, ModuleObject &strings);
+// tf.py_function / tf.numpy_function (py_function.cpp).
+void installPyFunction(Interpreter &in, ModuleObject &tf);
+// The seed pair of a stateful random op (tf.random.set_seed semantics) and
+// of a stateless one (its `seed` argument, shape [2]).
+std::pair<int64_t, int64_t> seeds(Interpreter &in, const Value &opSeed);
+std::pair<int64_t, int64_t> statelessSeedPair(Interpreter &in, const Value &seed);
 void installComplexOps(Interpreter &in, ModuleObject &tf, ModuleObject &math);
 void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf);
 void installSavedModel(Interpreter &in, ModuleObject &tf);
@@ -36,6 +47,7 @@ void installNumpyRandom(Interpreter &in, ModuleObject &random);
 // position; a function of the composite API tables of _tf_math.tfs.
 Value importPreludeModule(Interpreter &in, const std::string &name);
 std::optional<Value> compositeApi(Interpreter &in, const char *table, const std::string &name);
+std::optional<Value> preludeApi(Interpreter &in, const char *module, const char *table, const std::string &name);
 // tf.train's names written in .tfs (ClusterSpec), for tf.train and tf.compat.v1.train.
 std::optional<Value> trainApi(Interpreter &in, const std::string &name);
 

@@ -26,7 +26,12 @@ Value importPreludeModule(Interpreter &in, const std::string &name) {
 // A function of the prelude's composite API tables (_tf_math.tfs), if `name`
 // is one.
 std::optional<Value> compositeApi(Interpreter &in, const char *table, const std::string &name) {
-  Value api = in.getAttr(importPreludeModule(in, "_tf_math"), table);
+  return preludeApi(in, "_tf_math", table, name);
+}
+
+// The entry `name` of the dict `table` in prelude module `module`, if any.
+std::optional<Value> preludeApi(Interpreter &in, const char *module, const char *table, const std::string &name) {
+  Value api = in.getAttr(importPreludeModule(in, module), table);
   auto *d = api.as<DictObject>();
   if (!d) return std::nullopt;
   return d->get(in, in.str(name));
@@ -43,6 +48,22 @@ std::optional<Value> trainApi(Interpreter &in, const std::string &name) {
 }
 
 using ir::OpKind;
+
+// The seed pair of a random op (tf.random.set_seed semantics).
+std::pair<int64_t, int64_t> seeds(Interpreter &in, const Value &opSeed) {
+  TfContext &c = ctx(in);
+  if (!opSeed.isNone()) return {c.globalSeed >= 0 ? c.globalSeed : 87654321, in.toInt(opSeed)};
+  if (c.globalSeed >= 0) {
+    // A traced graph draws op seeds from its own stream, so two functions
+    // traced after set_seed give the same sequence (as TF's graph seeds do).
+    if (GraphScope *g = currentGraph(in)) return {c.globalSeed, ++g->opSeedCounter};
+    return {c.globalSeed, ++c.opSeedCounter};
+  }
+  // No seed: a fresh, nondeterministic stream.
+  static uint64_t counter = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
+  uint64_t c0 = counter++;
+  return {int64_t(c0 & 0x7fffffff), int64_t((c0 * 2654435761u) & 0x7fffffff)};
+}
 
 namespace {
 
@@ -107,22 +128,6 @@ std::string scopedName(Interpreter &in, const std::string &base) {
   return prefix + base;
 }
 
-// The seed pair of a random op (tf.random.set_seed semantics).
-std::pair<int64_t, int64_t> seeds(Interpreter &in, const Value &opSeed) {
-  TfContext &c = ctx(in);
-  if (!opSeed.isNone()) return {c.globalSeed >= 0 ? c.globalSeed : 87654321, in.toInt(opSeed)};
-  if (c.globalSeed >= 0) {
-    // A traced graph draws op seeds from its own stream, so two functions
-    // traced after set_seed give the same sequence (as TF's graph seeds do).
-    if (GraphScope *g = currentGraph(in)) return {c.globalSeed, ++g->opSeedCounter};
-    return {c.globalSeed, ++c.opSeedCounter};
-  }
-  // No seed: a fresh, nondeterministic stream.
-  static uint64_t counter = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
-  uint64_t c0 = counter++;
-  return {int64_t(c0 & 0x7fffffff), int64_t((c0 * 2654435761u) & 0x7fffffff)};
-}
-
 std::vector<int64_t> shapeList(Interpreter &in, const Value &v) {
   std::vector<int64_t> out;
   if (auto *t = v.as<TensorObject>()) {
@@ -142,8 +147,7 @@ std::vector<int64_t> shapeList(Interpreter &in, const Value &v) {
 
 // tf.debugging.Assert(condition, data, summarize=None, name=None). Eagerly a
 // false condition raises at once with TF's eager text; while tracing it
-// stages the assert op, whose failure lists the data as "[a] [b]" (string
-// data only: tfs's assert op carries no tensor operands to format).
+// stages the assert op, whose failure lists the data as "[a] [b]".
 Value tfAssert(Interpreter &in, Args a, const Kwargs &kw) {
   auto args = in.bindArgs("Assert", a, kw, {"condition", "data", "summarize", "name"},
                           {std::nullopt, std::nullopt, Value(), Value()});
@@ -172,18 +176,31 @@ Value tfAssert(Interpreter &in, Args a, const Kwargs &kw) {
     raiseTf(in, "InvalidArgumentError",
             fmt::format("Expected '{}' to be true. Summarized data: {}", in.str(Value(cond)), summary));
   }
+  // While tracing, tensors in `data` become the assert node's operands,
+  // rendered into the message's "{}" slots when the check fails.
+  GraphScope *g = cond->symbolic() ? cond->scope : currentGraph(in);
+  auto operand = [&](const Ref<TensorObject> &t) {
+    return t->symbolic() ? t->sym : g->builder().constant(denseFromTensor(t->eager), in.currentSpan());
+  };
+  std::vector<ir::Value *> ops{operand(cond)};
   std::string message;
   for (size_t i = 0; i < data.size(); ++i) {
-    if (!data[i].as<StrObject>())
-      raiseTf(in, "NotImplementedError",
-              "tf.debugging.Assert inside a tf.function supports string data only in tfs");
-    message += (i ? "] [" : "") + in.str(data[i]);
+    message += i ? "] [" : "";
+    if (data[i].as<StrObject>()) {
+      for (char ch : in.str(data[i])) message += ch == '{' ? std::string("{{") : ch == '}' ? std::string("}}") : std::string(1, ch);
+      continue;
+    }
+    ops.push_back(operand(toTensor(in, data[i])));
+    message += "{}";
   }
-  GraphScope *g = cond->symbolic() ? cond->scope : currentGraph(in);
-  ir::Value *c = cond->symbolic() ? cond->sym : g->builder().constant(denseFromTensor(cond->eager), in.currentSpan());
+  if (ops.size() == 1) {  // no slots: the message is plain text
+    message.clear();
+    for (size_t i = 0; i < data.size(); ++i) message += (i ? "] [" : "") + in.str(data[i]);
+  }
+  ir::Attrs attrs{{"message", message}};
+  if (!args[2].isNone()) attrs["summarize"] = in.toInt(args[2]);
   try {
-    std::vector<ir::Value *> ops{c};
-    g->builder().createNode(OpKind::Assert, ops, {{"message", message}}, in.currentSpan());
+    g->builder().createNode(OpKind::Assert, ops, attrs, in.currentSpan());
   } catch (const ir::OpError &e) {
     raiseOpError(in, e);
   }
@@ -331,6 +348,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
   installIndexOps(in, *tf, *math);
   installNnWindowOps(in, *nn);
   installStatelessRandom(in, *random);
+  installRandomDraws(in, *tf, *random);
   installIo(in, *tf);
   installComplexOps(in, *tf, *math);
 
@@ -464,7 +482,18 @@ Value makeTfModule(Interpreter &in, bool v1) {
       [](Interpreter &in, const Bound &b) -> Value { tfPrint(in, b); return Value(); });
   Value assertFn = in.native("Assert", [](Interpreter &in, Args a, const Kwargs &kw) { return tfAssert(in, a, kw); });
   tf->scope->vars["Assert"] = assertFn;
-  submodule(in, *tf, "debugging")->scope->vars["Assert"] = assertFn;
+  {
+    auto debugging = submodule(in, *tf, "debugging");
+    debugging->scope->vars["Assert"] = assertFn;
+    debugging->lazy = [](Interpreter &in, const std::string &name) {
+      return preludeApi(in, "_tf_debugging", "debugging_api", name);
+    };
+  }
+  tf->scope->vars["__version__"] = in.str("2.15.0");
+  {
+    auto version = submodule(in, *tf, "version");
+    version->scope->vars["VERSION"] = in.str("2.15.0");
+  }
   def(in, *tf, "name_scope", [](Interpreter &in, Args a, const Kwargs &) -> Value {
     auto s = make<NameScopeObject>();
     s->name = a.empty() || a[0].isNone() ? "" : in.str(a[0]);
@@ -499,6 +528,15 @@ Value makeTfModule(Interpreter &in, bool v1) {
                                : "uniform(shape, minval=0, maxval=None, dtype=None, seed=None, name=None)";
       m->scope->vars[n] = nativeWithSignature(in, sig, [normal](Interpreter &in, const Bound &args) -> Value {
         DType d = dtypeArg(in, args[3]).value_or(DType::Float32);
+        if (!ir::isFloating(d) && d != DType::Int32 && d != DType::Int64)
+          raiseTf(in, "ValueError",
+                  fmt::format("Argument `dtype` got invalid value tf.{}. Accepted dtypes are (tf.float16, tf.bfloat16, "
+                              "tf.float32, tf.float64, tf.int32, tf.int64).", ir::dtypeName(d)));
+        if (normal && !ir::isFloating(d))
+          raiseTf(in, "TypeError", fmt::format("Value for attr 'dtype' of {} is not in the list of allowed values: "
+                                               "half, bfloat16, float, double", ir::dtypeName(d)));
+        if (!normal && ir::isInteger(d) && args[2].isNone())
+          raiseTf(in, "ValueError", fmt::format("Must specify maxval for integer dtype tf.{}", ir::dtypeName(d)));
         auto [s1, s2] = seeds(in, args[4]);
         // Stateful: a new draw per call. Eagerly the call count of this seed
         // pair is the op's counter; a graph node counts its own runs
@@ -530,19 +568,22 @@ Value makeTfModule(Interpreter &in, bool v1) {
     });
   }
   tf->scope->vars["set_random_seed"] = random->scope->vars["set_seed"];
-  def(in, *strings, "join", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    auto args = in.bindArgs("join", a, kw, {"inputs", "separator", "name"}, {std::nullopt, in.str(""), Value()});
-    std::vector<Ref<TensorObject>> xs;
-    for (auto &v : in.toList(args[0])) xs.push_back(toTensor(in, v));
-    return Value(callOp1(in, OpKind::StringJoin, xs, {{"separator", in.str(args[1])}},
-                         args[2].isNone() ? "StringJoin" : in.str(args[2])));
-  });
-  def(in, *strings, "as_string", [](Interpreter &in, Args a, const Kwargs &) -> Value {
-    return Value(callOp1(in, OpKind::AsString, {toTensor(in, a[0])}, {}, "AsString"));
-  });
+  // tf.random.Generator and tf.random.experimental (lib/tf/random/_tf_random.tfs).
+  random->lazy = [](Interpreter &in, const std::string &name) {
+    return preludeApi(in, "_tf_random", "random_api", name);
+  };
+  installStrings(in, *strings);
+  installPyFunction(in, *tf);
 
   installFunctionApi(in, *tf);
+  submodule(in, *tf, "nest")->lazy = [](Interpreter &in, const std::string &name) {
+    return preludeApi(in, "_tf_nest", "nest_api", name);
+  };
+  submodule(in, *tf, "config")->lazy = [](Interpreter &in, const std::string &name) {
+    return preludeApi(in, "_tf_config", "config_api", name);
+  };
   installAutograph(in, *tf);
+  installCustomGradient(in, *tf);
   installSavedModel(in, *tf);
   // Converted code (AutoGraph) calls the operators of module `ag`.
   if (!in.builtins()->vars.count("ag__")) in.builtins()->vars["ag__"] = makeAgModule(in);
@@ -558,6 +599,8 @@ Value makeTfModule(Interpreter &in, bool v1) {
     for (const char *n : {"cond", "while_loop", "case", "switch_case", "map_fn", "scan", "foldl", "foldr"})
       if (name == n) return in.getAttr(importPreludeModule(in, "_tf_control"), name);
     if (auto f = compositeApi(in, "tf_api", name)) return f;
+    if (auto f = preludeApi(in, "_tf_debugging", "tf_api", name)) return f;
+    if (auto f = preludeApi(in, "_tf_gradients", "tf_api", name)) return f;
     if (name == "TensorArray") return in.getAttr(importPreludeModule(in, "_tf_tensor_array"), name);
     if (name == "device") return in.getAttr(importPreludeModule(in, "_tf_device"), name);
     if (name == "train") {

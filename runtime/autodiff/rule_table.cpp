@@ -26,7 +26,10 @@ constexpr OpKind kNotDifferentiable[] = {
     OpKind::SizeOf,       OpKind::OneHot,        OpKind::Range,
     OpKind::Linspace,     OpKind::RandomNormal,  OpKind::RandomUniform,
     OpKind::StringJoin,   OpKind::AsString,      OpKind::Assert,
-    OpKind::WhereIndices,
+    OpKind::WhereIndices, OpKind::RandomTruncatedNormal, OpKind::Multinomial,
+    OpKind::RandomPoisson, OpKind::Timestamp, OpKind::StringUpper, OpKind::StringLower,
+    OpKind::StringStrip, OpKind::StringLength, OpKind::StringToNumber, OpKind::Substr,
+    OpKind::ReduceJoin, OpKind::StringFormat, OpKind::RegexFullMatch, OpKind::RegexReplace,
 };
 
 // Differentiated structurally by graph gradients (graph_gradients.cpp).

@@ -275,7 +275,28 @@ RULE(reduceProdGrad) {
   return {b.mul(gy, others)};
 }
 
+// TF differentiates random_gamma with respect to alpha (implicit
+// reparameterization) and random_shuffle as a gather; tfs has neither, and
+// says so rather than returning None.
+RULE(randomGammaGrad) {
+  (void)em, (void)op, (void)og;
+  throwGradError("the gradient of tf.random.gamma is not supported by tfs");
+}
+RULE(randomShuffleGrad) {
+  (void)em, (void)op, (void)og;
+  throwGradError("the gradient of tf.random.shuffle is not supported by tfs");
+}
+
+RULE(pyFunctionGrad) {
+  (void)em, (void)op, (void)og;
+  throwGradError("the gradient of tf.py_function inside a tf.function is not supported by tfs (eagerly, the tape "
+                 "records the function's own ops)");
+}
+
 const RuleEntry kMathRules[] = {
+    {OpKind::PyFunction, pyFunctionGrad},
+    {OpKind::RandomGamma, randomGammaGrad},
+    {OpKind::RandomShuffle, randomShuffleGrad},
     {OpKind::Identity, identityGrad},
     {OpKind::Add, addGrad},
     {OpKind::Sub, subGrad},

@@ -77,6 +77,24 @@ std::vector<OptHandle> Tape::gradient(GradEmitter &em, std::span<const TapeTarge
   return result;
 }
 
+bool Tape::beginSeveral() {
+  if (used_ && !persistent_)
+    throw ir::OpError{"RuntimeError",
+                      "A non-persistent GradientTape can only be used to compute one "
+                      "set of gradients (or jacobians)"};
+  bool was = persistent_;
+  persistent_ = true;
+  return was;
+}
+
+void Tape::endSeveral(bool wasPersistent) {
+  persistent_ = wasPersistent;
+  if (!persistent_) {
+    used_ = true;
+    ops_.clear();
+  }
+}
+
 void Tape::clear() {
   ops_.clear();
   tracked_.clear();

@@ -65,6 +65,12 @@ public:
   std::vector<OptHandle> gradient(GradEmitter &em, std::span<const TapeTarget> targets,
                                   std::span<const int64_t> sources);
 
+  // Several gradients computed as one (tape.jacobian): between these the
+  // tape keeps its ops; afterwards a non-persistent tape is used up as after
+  // one gradient(). Begin throws gradient()'s RuntimeError on a used tape.
+  bool beginSeveral();
+  void endSeveral(bool wasPersistent);
+
   size_t numRecorded() const { return ops_.size(); }
   void clear();  // tape.reset()
 

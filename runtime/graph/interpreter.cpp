@@ -202,6 +202,11 @@ private:
       return;
     case OpKind::RandomNormal:
     case OpKind::RandomUniform:
+    case OpKind::RandomTruncatedNormal:
+    case OpKind::RandomShuffle:
+    case OpKind::Multinomial:
+    case OpKind::RandomGamma:
+    case OpKind::RandomPoisson:
       bindResults(node, ctx_.runRandom(node, operandValues(node)));
       return;
     case OpKind::Yield:

@@ -34,6 +34,10 @@ void registerNN(KernelTable &t);
 void registerConv(KernelTable &t);
 void registerPooling(KernelTable &t);
 void registerRandom(KernelTable &t);
+void registerRandomDraws(KernelTable &t);  // random_draws.cpp: truncated normal ... poisson, timestamp
+void registerHostCallbacks(KernelTable &t);  // host_callback.cpp: py_function
+void registerStringText(KernelTable &t);  // strings_text.cpp
+void registerStringRegex(KernelTable &t);  // strings_regex.cpp
 void registerStrings(KernelTable &t);
 void registerAssert(KernelTable &t);
 void registerIndexOps(KernelTable &t);

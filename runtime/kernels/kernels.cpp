@@ -18,6 +18,10 @@ const KernelTable &table() {
     registerConv(t);
     registerPooling(t);
     registerRandom(t);
+    registerRandomDraws(t);
+    registerHostCallbacks(t);
+    registerStringText(t);
+    registerStringRegex(t);
     registerStrings(t);
     registerAssert(t);
     registerIndexOps(t);

@@ -4,6 +4,7 @@
 // the same numbers. Normal samples use Box-Muller. Exact TF values
 // are not reproduced (TF's stream layout differs); determinism is.
 #include "runtime/kernels/kernel_util.h"
+#include "runtime/kernels/philox.h"
 
 #include <cmath>
 
@@ -11,45 +12,10 @@ namespace tfs::runtime::kernels {
 
 namespace {
 
-struct Philox {
-  uint32_t key[2];
-  uint32_t counter[4] = {0, 0, 0, 0};
-
-  Philox(uint64_t seed, uint64_t seed2) {
-    key[0] = uint32_t(seed);
-    key[1] = uint32_t(seed >> 32);
-    counter[2] = uint32_t(seed2);
-    counter[3] = uint32_t(seed2 >> 32);
-  }
-
-  std::array<uint32_t, 4> next() {
-    uint32_t c[4] = {counter[0], counter[1], counter[2], counter[3]};
-    uint32_t k0 = key[0], k1 = key[1];
-    for (int round = 0; round < 10; ++round) {
-      uint64_t p0 = uint64_t(0xD2511F53) * c[0], p1 = uint64_t(0xCD9E8D57) * c[2];
-      uint32_t n0 = uint32_t(p1 >> 32) ^ c[1] ^ k0, n2 = uint32_t(p0 >> 32) ^ c[3] ^ k1;
-      c[0] = n0;
-      c[1] = uint32_t(p1);
-      c[2] = n2;
-      c[3] = uint32_t(p0);
-      k0 += 0x9E3779B9;
-      k1 += 0xBB67AE85;
-    }
-    if (++counter[0] == 0) ++counter[1];
-    return {c[0], c[1], c[2], c[3]};
-  }
-};
-
-double uniform01(uint32_t bits) { return (double(bits >> 8) + 0.5) / double(1u << 24); }
-
 template <OpKind K> std::vector<Tensor> randomKernel(std::span<const Tensor> in, const ir::Attrs &attrs) {
   std::vector<Tensor> out = allocateOutputs(K, in, attrs);
   Tensor &o = out[0];
-  Philox gen(uint64_t(ir::attrInt(attrs, "seed", 0)), uint64_t(ir::attrInt(attrs, "seed2", 0)));
-  // A stateful op's call `counter` starts its stream 2^40 blocks further per call.
-  uint64_t start = uint64_t(ir::attrInt(attrs, "counter", 0)) << 40;
-  gen.counter[0] = uint32_t(start);
-  gen.counter[1] = uint32_t(start >> 32);
+  Philox gen = philoxFor(attrs);
   int64_t n = o.numElements();
   std::vector<double> values(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; i += 4) {

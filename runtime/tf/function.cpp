@@ -645,7 +645,10 @@ void FunctionWrapper::recordCallOnTapes(Interpreter &in, ConcreteFunction &cf, c
       if (v->value.get() == c.handle.get()) var = v.get();
     if (!var) return;  // not a tracked variable: leave the call unrecorded
     for (TapeObject *t : tapes)
-      if (!t->graph && var->trainable && t->watchAccessed) t->tape.watch(var->id);
+      if (!t->graph && var->trainable && t->watchAccessed) {
+        t->tape.watch(var->id);
+        t->noteWatched(*var);
+      }
     inIds.push_back(var->id);
     inVals.push_back(*var->value);
   }

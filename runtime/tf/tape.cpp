@@ -19,6 +19,8 @@ int64_t sourceId(Interpreter &in, const Value &v) {
   raiseTf(in, "ValueError", fmt::format("Passed in object {} of type '{}', not tf.Tensor or tf.Variable", in.repr(v), in.typeName(v)));
 }
 
+}  // namespace
+
 // Flattens nested lists/tuples/dicts of sources, remembering the structure.
 void flatten(Interpreter &in, const Value &v, std::vector<Value> &out) {
   if (v.as<ListObject>() || v.as<TupleObject>()) {
@@ -42,6 +44,8 @@ Value unflatten(Interpreter &in, const Value &structure, const std::vector<Value
   }
   return flat[pos++];
 }
+
+namespace {
 
 // tf.UnconnectedGradients.NONE / ZERO (or their string values).
 bool zeroForUnconnected(Interpreter &in, const Value &v) {
@@ -80,17 +84,10 @@ EagerCallObserver recordCallsOnOuterTapes(std::vector<TapeObject *> outer) {
   };
 }
 
-Value tapeGradient(Interpreter &in, TapeObject &self, const Bound &a) {
-  std::vector<Value> targets, sources, seeds;
-  flatten(in, a["target"], targets);
-  flatten(in, a["sources"], sources);
-  if (!a.isNone("output_gradients")) {
-    flatten(in, a["output_gradients"], seeds);
-    if (seeds.size() != targets.size())
-      in.raise("ValueError", fmt::format("Length of output_gradients ({}) must match the number of targets ({})",
-                                         seeds.size(), targets.size()));
-  }
-  bool zeros = zeroForUnconnected(in, a["unconnected_gradients"]);
+}  // namespace
+
+std::vector<Value> tapeGradientFlat(Interpreter &in, TapeObject &self, const std::vector<Value> &targets,
+                                    const std::vector<Value> &sources, const std::vector<Value> &seeds, bool zeros) {
   std::vector<int64_t> srcIds;
   for (auto &s : sources) srcIds.push_back(sourceId(in, s));
   GraphScope *g = currentGraph(in);
@@ -176,6 +173,23 @@ Value tapeGradient(Interpreter &in, TapeObject &self, const Bound &a) {
         Value like = sources[i].as<VariableObject>() ? readVariable(in, *sources[i].as<VariableObject>()) : sources[i];
         results[i] = Value(callOp1(in, ir::OpKind::ZerosLike, {toTensor(in, like)}));
       }
+  return results;
+}
+
+namespace {
+
+Value tapeGradient(Interpreter &in, TapeObject &self, const Bound &a) {
+  std::vector<Value> targets, sources, seeds;
+  flatten(in, a["target"], targets);
+  flatten(in, a["sources"], sources);
+  if (!a.isNone("output_gradients")) {
+    flatten(in, a["output_gradients"], seeds);
+    if (seeds.size() != targets.size())
+      in.raise("ValueError", fmt::format("Length of output_gradients ({}) must match the number of targets ({})",
+                                         seeds.size(), targets.size()));
+  }
+  std::vector<Value> results =
+      tapeGradientFlat(in, self, targets, sources, seeds, zeroForUnconnected(in, a["unconnected_gradients"]));
   size_t pos = 0;
   return unflatten(in, a["sources"], results, pos);
 }
@@ -204,10 +218,19 @@ std::optional<Value> TapeObject::getAttr(Interpreter &in, const std::string &nam
     return in.native(name, [self](Interpreter &in, Args a, const Kwargs &) {
       std::vector<Value> flat;
       flatten(in, a[0], flat);
-      for (auto &v : flat) self->tape.watch(sourceId(in, v));
+      for (auto &v : flat) {
+        self->tape.watch(sourceId(in, v));
+        if (auto *var = v.as<VariableObject>()) self->noteWatched(*var);
+      }
       return Value();
     });
-  if (name == "reset") return in.native(name, [self](Interpreter &, Args, const Kwargs &) { self->tape.clear(); return Value(); });
+  if (name == "reset")
+    return in.native(name, [self](Interpreter &, Args, const Kwargs &) {
+      self->tape.clear();
+      self->watchedVariables.clear();
+      return Value();
+    });
+  if (auto extra = tapeExtraAttr(in, *self, name)) return extra;
   if (name != "gradient") return std::nullopt;
   static const char *sig =
       "gradient(target, sources, output_gradients=None, unconnected_gradients='none')";

@@ -199,12 +199,26 @@ struct TapeObject : Object {
   // (differentiated structurally), never the ops inside its branches.
   GraphScope *graph = nullptr;
   ir::Region *region = nullptr;
+  // The variables this tape watches, in the order first watched
+  // (tape.watched_variables()).
+  std::vector<Ref<VariableObject>> watchedVariables;
+  void noteWatched(VariableObject &v);
   explicit TapeObject(bool persistent) : tape(persistent) {}
   const char *typeName() const override { return "GradientTape"; }
   std::optional<Value> getAttr(Interpreter &, const std::string &) override;
   std::optional<Value> enter(Interpreter &) override;
   bool exit(Interpreter &, bool) override;
 };
+
+// tape.gradient on flat lists (targets, sources, output gradients or empty),
+// None for unconnected sources unless `zeros`.
+std::vector<Value> tapeGradientFlat(Interpreter &in, TapeObject &self, const std::vector<Value> &targets,
+                                    const std::vector<Value> &sources, const std::vector<Value> &seeds, bool zeros);
+// Nested lists / tuples / dicts of tape sources to a flat list and back.
+void flatten(Interpreter &in, const Value &v, std::vector<Value> &out);
+Value unflatten(Interpreter &in, const Value &structure, const std::vector<Value> &flat, size_t &pos);
+// stop_recording, watched_variables, jacobian, batch_jacobian (tape_extras.cpp).
+std::optional<Value> tapeExtraAttr(Interpreter &in, TapeObject &self, const std::string &name);
 
 // Per-run state of the tf layer (Interpreter::tfContext).
 struct TfContext {
@@ -361,6 +375,8 @@ std::string convertedCode(Interpreter &in, const Value &f);
 // Modules.
 void installFunctionApi(Interpreter &in, ModuleObject &tf);
 void installAutograph(Interpreter &in, ModuleObject &tf);
+// tf.custom_gradient (custom_gradient.cpp).
+void installCustomGradient(Interpreter &in, ModuleObject &tf);
 Value makeAgModule(Interpreter &in);
 
 // Executes a traced function's graph on the configured backend.

@@ -33,7 +33,10 @@ Value readVariable(Interpreter &in, VariableObject &v) {
     // respect to the variable sum over all its reads.
     for (TapeObject *tape : ctx(in).tapes) {
       if (tape->graph != g) continue;
-      if (v.trainable && tape->watchAccessed) tape->tape.watch(v.id);
+      if (v.trainable && tape->watchAccessed) {
+        tape->tape.watch(v.id);
+        tape->noteWatched(v);
+      }
       // A read inside a cond / loop body is hoisted when the region op is
       // recorded (tape_record.cpp).
       if (tape->region != &g->builder().region()) continue;
@@ -52,7 +55,10 @@ Value readVariable(Interpreter &in, VariableObject &v) {
   t->eager = *v.value;
   for (TapeObject *tape : ctx(in).tapes) {
     if (tape->graph) continue;
-    if (v.trainable && tape->watchAccessed) tape->tape.watch(v.id);
+    if (v.trainable && tape->watchAccessed) {
+      tape->tape.watch(v.id);
+      tape->noteWatched(v);
+    }
     int64_t inId = v.id, outId = t->id;
     if (tape->tape.shouldRecord(std::span<const int64_t>(&inId, 1))) {
       TapeValue iv = t->eager, ov = t->eager;
