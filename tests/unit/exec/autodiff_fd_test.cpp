@@ -380,6 +380,10 @@ TEST_CASE("autodiff: every differentiable op has a gradient rule and a checked s
     if (k == OpKind::Complex || k == OpKind::Real || k == OpKind::Imag || k == OpKind::Conj ||
         k == OpKind::Angle)
       continue;
+    // Ops whose gradient rule refuses by name (TF differentiates them; tfs
+    // raises rather than return None): nothing to sample.
+    if (k == OpKind::RandomGamma || k == OpKind::RandomShuffle || k == OpKind::PyFunction)
+      continue;
     INFO("op " << ir::opName(k));
     CHECK_MESSAGE(static_cast<bool>(gradRuleFor(k)), "differentiable op without gradient rule");
     CHECK_MESSAGE(sampled.count(k), "differentiable op without finite-difference sample");
