@@ -186,25 +186,28 @@ Tensor tensorFromPython(Interpreter &in, const Value &v, std::optional<DType> dt
 }
 
 namespace {
-// The dtype of the first tensor in nested lists, if any holds a symbolic
-// tensor (TF's _get_dtype_from_nested_lists, for auto-packing).
-bool findSymbolic(Interpreter &in, const Value &v, std::optional<DType> &first) {
+// The dtype of the first tensor in nested lists, if any holds a tensor
+// (TF's _get_dtype_from_nested_lists, for auto-packing). numpy arrays are
+// not tensors here, as in TF's _should_not_autopack.
+bool findTensor(Interpreter &in, const Value &v, std::optional<DType> &first) {
   if (auto *t = v.as<TensorObject>()) {
+    if (t->numpy) return false;
     if (!first) first = t->dtype();
-    return t->symbolic();
+    return true;
   }
   if (!v.as<ListObject>() && !v.as<TupleObject>()) return false;
   bool any = false;
-  for (const Value &x : in.toList(v)) any |= findSymbolic(in, x, first);
+  for (const Value &x : in.toList(v)) any |= findTensor(in, x, first);
   return any;
 }
 
-// TF's auto-packing: a (nested) list holding symbolic tensors converts to
-// a stack of its converted items, Python numbers taking the first
-// tensor's dtype. Null when the list holds no symbolic tensor.
+// TF's auto-packing: a (nested) list holding tensors converts to a stack
+// of its converted items, Python numbers taking the first tensor's dtype --
+// eagerly too, where the stack is what a GradientTape records (`[x * 3.0]`
+// keeps its gradient). Null when the list holds no tensor.
 Ref<TensorObject> autoPack(Interpreter &in, const Value &v, std::optional<DType> dtype) {
   std::optional<DType> first;
-  if (!findSymbolic(in, v, first)) return nullptr;
+  if (!findTensor(in, v, first)) return nullptr;
   DType dt = dtype.value_or(*first);
   std::vector<Ref<TensorObject>> items;
   for (const Value &x : in.toList(v)) items.push_back(toTensor(in, x, dt));
