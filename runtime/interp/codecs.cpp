@@ -1,5 +1,7 @@
 #include "runtime/interp/codecs.h"
 
+#include "frontend/literals.h"
+
 #include "runtime/interp/interpreter.h"
 
 #include <algorithm>
@@ -31,24 +33,6 @@ Handler lookupHandler(Interpreter &in, std::string_view errors) {
       errors == "namereplace" || errors == "surrogatepass")
     in.raise("NotImplementedError", fmt::format("error handler '{}' is not supported by tfs", errors));
   in.raise("LookupError", fmt::format("unknown error handler name '{}'", errors));
-}
-
-void appendUtf8(std::string &out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += char(cp);
-  } else if (cp < 0x800) {
-    out += char(0xC0 | (cp >> 6));
-    out += char(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += char(0xE0 | (cp >> 12));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
-  } else {
-    out += char(0xF0 | (cp >> 18));
-    out += char(0x80 | ((cp >> 12) & 0x3F));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
-  }
 }
 
 [[noreturn]] void raiseDecodeError(Interpreter &in, Encoding e, std::string_view bytes, size_t start, size_t end,
@@ -184,7 +168,7 @@ std::string decodeText(Interpreter &in, std::string_view bytes, Encoding e, std:
       continue;
     }
     if (e == Encoding::Latin1) {
-      appendUtf8(out, c);
+      frontend::appendUtf8(out, c);
       ++i;
       continue;
     }
