@@ -37,6 +37,25 @@ std::shared_ptr<ast::FunctionDef> converted(Interpreter &in, const ast::Function
   return c;
 }
 
+// A lambda called from code AutoGraph did not convert (the function given to
+// tf.function, or a lambda defined eagerly and called while tracing):
+// converted like `def <lambda>(params): return body`, so the calls in its
+// body are converted too, as TF converts lambdas.
+std::shared_ptr<ast::FunctionDef> convertedLambda(Interpreter &in, const ast::Lambda &lambda) {
+  auto &cache = ctx(in).convertedLambdas;
+  auto it = cache.find(&lambda);
+  if (it != cache.end()) return it->second;
+  ast::FunctionDef def("<lambda>", lambda.span);
+  for (const auto &p : lambda.params) def.params.push_back(p.clone());
+  auto ret = std::make_unique<ast::Return>(lambda.span);
+  ret->value = lambda.body->clone();
+  def.body.push_back(std::move(ret));
+  PhaseTimer timer(in.profiler(), Phase::Convert);
+  std::shared_ptr<ast::FunctionDef> c(autograph::convertFunction(def).release());
+  cache[&lambda] = c;
+  return c;
+}
+
 constexpr const char *kLimitationsUrl =
     "https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/autograph/g3doc/reference/"
     "limitations.md#consistency-of-control-flow-types";
@@ -647,8 +666,9 @@ Value callConverted(Interpreter &in, const Value &f, Args args, const Kwargs &kw
     fn = bm->func.as<FunctionObject>();
     self = &bm->self;
   }
-  if (!fn || !fn->def) return in.call(f, args, kwargs);
-  std::shared_ptr<ast::FunctionDef> def = converted(in, *fn->def);
+  bool lambda = fn && !fn->def && fn->lambda && !fn->lambda->isGenerator;
+  if (!fn || (!fn->def && !lambda)) return in.call(f, args, kwargs);
+  std::shared_ptr<ast::FunctionDef> def = lambda ? convertedLambda(in, *fn->lambda) : converted(in, *fn->def);
   std::vector<Value> all;
   if (self) all.push_back(*self);
   all.insert(all.end(), args.begin(), args.end());

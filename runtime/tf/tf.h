@@ -269,6 +269,8 @@ struct TfContext {
   // key is the AST node's address, which a later run (the fuzzer runs many
   // in one process) can reuse for a different function.
   std::unordered_map<const ast::FunctionDef *, std::shared_ptr<ast::FunctionDef>> convertedFunctions;
+  // The same for lambdas (converted as `def <lambda>(...): return body`).
+  std::unordered_map<const ast::Lambda *, std::shared_ptr<ast::FunctionDef>> convertedLambdas;
   // Hooks of the library's tf.summary (lib/tf/summary), set when it loads:
   // a write_summary node running in a graph, and every call of a traced
   // function (set only while tf.summary.trace_on collects graphs): its
