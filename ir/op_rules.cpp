@@ -162,7 +162,10 @@ template <OpKind K> RULE(reduction) {
   }
   bool keep = attrBool(attrs, "keepdims", false);
   const auto *axes = attrInts(attrs, "axis");
-  if (!in[0].shape.ranked) return {TensorType{in[0].dtype, Shape::unranked()}};
+  // (Every axis of a tensor of unknown rank reduced away: a scalar, as TF's
+  // shape inference says.)
+  if (!in[0].shape.ranked)
+    return {TensorType{in[0].dtype, axes == nullptr && !keep ? Shape(std::vector<int64_t>{}) : Shape::unranked()}};
   size_t r = in[0].shape.rank();
   std::vector<bool> reduce(r, axes == nullptr);
   if (axes)
