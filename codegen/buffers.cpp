@@ -76,7 +76,11 @@ private:
   Repr naturalRepr(const ir::Value *v) const {
     if (isNativeType(v->type) && isBufferDType(v->type.dtype))
       return Repr::Native;
-    if (isStaticBuffer(v->type))
+    // A tensor_array_write's buffer stays a runtime Tensor even with a
+    // static shape: carried through a loop in slots, it is written in place
+    // (an arena block would be copied in and out at every write).
+    const ir::Node *d = v->definingNode();
+    if (isStaticBuffer(v->type) && !(d && d->kind() == OpKind::TensorArrayWrite))
       return Repr::Buffer;
     return Repr::Slot;
   }
@@ -92,6 +96,12 @@ private:
       same = same && v->type == t;
     for (const ir::Value *v : sources)
       same = same && v->type == t;
+    // (A source already unified elsewhere -- a cond result yielded by the
+    // body -- keeps the representation it got.)
+    for (const ir::Value *v : sources) {
+      auto known = out_.repr.find(v);
+      same = same && (known != out_.repr.end() ? known->second : naturalRepr(v)) == naturalRepr(carried[0]);
+    }
     Repr r = same ? naturalRepr(carried[0]) : Repr::Slot;
     for (const ir::Value *v : carried)
       out_.repr[v] = r;

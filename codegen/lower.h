@@ -141,8 +141,12 @@ private:
   llvm::Type *nativeType(ir::DType t) const;
   // `v` as a native register of its dtype (unboxing a slot value).
   llvm::Value *nativeValue(const ir::Value *v, int32_t nodeId);
-  // Writes `v` into slot `dst` (boxing a native value or copying a slot).
-  void storeToSlot(const ir::Value *v, int32_t dst);
+  // Writes `v` into slot `dst` (boxing a native value or copying a slot;
+  // `move`: moving it, for a value the code never reads again).
+  void storeToSlot(const ir::Value *v, int32_t dst, bool move = false);
+  // A slot value defined in `region` that `yield` passes on once: it dies
+  // there, so the yield may move it.
+  bool yieldMoves(const ir::Value *v, const ir::Node &yield) const;
   // Boxes a native value into its own slot (consts are already there).
   void materializeSlot(const ir::Value *v);
   llvm::Value *unbox(int32_t slot, ir::DType dtype, int32_t nodeId);

@@ -43,7 +43,7 @@ void Emitter::emitCond(const ir::Node &node) {
       else if (buffers_.reprOf(r) == Repr::Buffer)
         copyElements(y, bytePtr(r), id);  // the result's arena block
       else
-        storeToSlot(y, plan_.slot(r));
+        storeToSlot(y, plan_.slot(r), yieldMoves(y, *yield));
     }
     ends[k] = b_.GetInsertBlock();
     b_.CreateBr(merge);
@@ -66,8 +66,11 @@ void Emitter::emitWhile(const ir::Node &node) {
   int32_t id = plan_.nodeId(&node);
   const ir::Region &condRegion = node.region(0), &bodyRegion = node.region(1);
   size_t n = node.numOperands();
-  auto copySlot = [&](int32_t dst, int32_t src) {
-    auto callee = helper("tfs_cg_copy", b_.getVoidTy(), {b_.getInt32Ty(), b_.getInt32Ty()});
+  // The cond region's argument slot is not read between the body's entry
+  // and its yield, nor after the exit: both move (a carried buffer keeps a
+  // single holder, so tensor_array_write can update it in place).
+  auto moveSlot = [&](int32_t dst, int32_t src) {
+    auto callee = helper("tfs_cg_move", b_.getVoidTy(), {b_.getInt32Ty(), b_.getInt32Ty()});
     b_.CreateCall(callee, {frame_, i32(dst), i32(src)});
   };
 
@@ -104,7 +107,7 @@ void Emitter::emitWhile(const ir::Node &node) {
   b_.SetInsertPoint(body);
   for (size_t i = 0; i < n; ++i)
     if (!phis[i] && !isBuffer(i))
-      copySlot(plan_.slot(bodyRegion.arg(i)), plan_.slot(condRegion.arg(i)));
+      moveSlot(plan_.slot(bodyRegion.arg(i)), plan_.slot(condRegion.arg(i)));
   emitRegionNodes(bodyRegion);
   const ir::Node *yield = bodyRegion.terminator();
   std::vector<llvm::Value *> next(n, nullptr);
@@ -113,7 +116,7 @@ void Emitter::emitWhile(const ir::Node &node) {
     if (phis[i])
       next[i] = nativeValue(yield->operand(i), id);
     else if (!isBuffer(i))
-      storeToSlot(yield->operand(i), plan_.slot(condRegion.arg(i)));
+      storeToSlot(yield->operand(i), plan_.slot(condRegion.arg(i)), yieldMoves(yield->operand(i), *yield));
   }
   llvm::BasicBlock *latch = b_.GetInsertBlock();
   for (size_t i = 0; i < n; ++i)
@@ -126,7 +129,7 @@ void Emitter::emitWhile(const ir::Node &node) {
     if (phis[i])
       native_[node.result(i)] = phis[i];
     else if (!isBuffer(i))
-      copySlot(plan_.slot(node.result(i)), plan_.slot(condRegion.arg(i)));
+      moveSlot(plan_.slot(node.result(i)), plan_.slot(condRegion.arg(i)));
   }
 }
 

@@ -7,6 +7,7 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace tfs::codegen {
@@ -105,7 +106,7 @@ llvm::Value *Emitter::nativeValue(const ir::Value *v, int32_t nodeId) {
   return unbox(plan_.slot(v), v->type.dtype, nodeId);
 }
 
-void Emitter::storeToSlot(const ir::Value *v, int32_t dst) {
+void Emitter::storeToSlot(const ir::Value *v, int32_t dst, bool move) {
   if (isNative(v)) {
     box(dst, v->type.dtype, native_.at(v));
     return;
@@ -117,8 +118,62 @@ void Emitter::storeToSlot(const ir::Value *v, int32_t dst) {
   int32_t src = plan_.slot(v);
   if (src == dst)
     return;
-  auto callee = helper("tfs_cg_copy", b_.getVoidTy(), {b_.getInt32Ty(), b_.getInt32Ty()});
+  auto callee = helper(move ? "tfs_cg_move" : "tfs_cg_copy", b_.getVoidTy(), {b_.getInt32Ty(), b_.getInt32Ty()});
   b_.CreateCall(callee, {frame_, i32(dst), i32(src)});
+}
+
+namespace {
+
+bool definedIn(const ir::Value *v, const ir::Region &region) {
+  if (v->kind() == ir::Value::Kind::BlockArg)
+    return v->ownerRegion() == &region;
+  return v->definingNode() && v->definingNode()->parentRegion() == &region;
+}
+
+bool usesValue(const ir::Node &node, const ir::Value *v) {
+  for (const ir::Value *u : node.operands())
+    if (u == v)
+      return true;
+  for (const auto &r : node.regions())
+    for (const auto &n : r->nodes())
+      if (usesValue(*n, v))
+        return true;
+  return false;
+}
+
+// A block argument of a while loop's cond region: its slot is read after
+// the region (moved into the body's argument or the loop's result).
+bool outlivesRegion(const ir::Value *v) {
+  if (v->kind() != ir::Value::Kind::BlockArg)
+    return false;
+  const ir::Node *owner = v->ownerRegion()->parentNode();
+  return owner && owner->kind() == OpKind::WhileLoop && &owner->region(0) == v->ownerRegion();
+}
+
+// `v` (an operand of `node`, once) is defined in node's region and nothing
+// reads it after `node`: the node may take it over.
+bool diesAt(const ir::Node &node, const ir::Value *v) {
+  const ir::Region *region = node.parentRegion();
+  if (!region || !definedIn(v, *region) || outlivesRegion(v) ||
+      std::count(node.operands().begin(), node.operands().end(), v) != 1)
+    return false;
+  bool after = false;
+  for (const auto &n : region->nodes()) {
+    if (after && usesValue(*n, v))
+      return false;
+    after = after || n.get() == &node;
+  }
+  return after;
+}
+
+}  // namespace
+
+bool Emitter::yieldMoves(const ir::Value *v, const ir::Node &yield) const {
+  const ir::Node *def = v->definingNode();
+  if (def && def->kind() == OpKind::Const)
+    return false;  // its slot is filled once, before the code runs
+  return buffers_.reprOf(v) == Repr::Slot && yield.parentRegion() && definedIn(v, *yield.parentRegion()) &&
+         std::count(yield.operands().begin(), yield.operands().end(), v) == 1;
 }
 
 void Emitter::materializeSlot(const ir::Value *v) {
@@ -175,8 +230,27 @@ void Emitter::emitTrampoline(const ir::Node &node) {
   int32_t id = plan_.nodeId(&node);
   for (const ir::Value *v : node.operands())
     materializeSlot(v);
-  auto callee = helper("tfs_cg_node", b_.getInt32Ty(), {b_.getInt32Ty()});
-  checkStatus(b_.CreateCall(callee, {frame_, i32(id)}));
+  // The node takes over each operand slot whose value dies there (moved into
+  // the kernel's operands): no dead slot keeps a second reference to a
+  // buffer, so a tensor_array_write or concat whose first operand is taken
+  // can write it in place. Only runtime Tensors in slots (no native code
+  // reads their storage); constants' slots are filled once, before the code
+  // runs.
+  uint32_t taken = 0;
+  for (size_t i = 0; i < node.numOperands() && i < 32; ++i) {
+    const ir::Value *v = node.operand(unsigned(i));
+    const ir::Node *def = v->definingNode();
+    bool isConst = def && def->kind() == OpKind::Const;
+    if (!isConst && buffers_.reprOf(v) == Repr::Slot && diesAt(node, v))
+      taken |= 1u << i;
+  }
+  if (taken) {
+    auto callee = helper("tfs_cg_node_taking", b_.getInt32Ty(), {b_.getInt32Ty(), b_.getInt32Ty()});
+    checkStatus(b_.CreateCall(callee, {frame_, i32(id), i32(int32_t(taken))}));
+  } else {
+    auto callee = helper("tfs_cg_node", b_.getInt32Ty(), {b_.getInt32Ty()});
+    checkStatus(b_.CreateCall(callee, {frame_, i32(id)}));
+  }
   for (const ir::Value *r : node.results()) {
     if (isNative(r)) {
       native_[r] = unbox(plan_.slot(r), r->type.dtype, id);

@@ -38,16 +38,24 @@ void bindResults(Frame &f, const NodeInfo &info, std::vector<Tensor> values) {
     f.slots[info.resultSlots[i]] = std::move(values[i]);
 }
 
-std::vector<Tensor> operandValues(Frame &f, const NodeInfo &info) {
+// `taken`: a bit per operand whose slot the node takes over (its value dies
+// there, the code never reads the slot again): moved, so the kernel may hold
+// the only reference and update it in place (tensor_array_write).
+std::vector<Tensor> operandValues(Frame &f, const NodeInfo &info, uint32_t taken = 0) {
   std::vector<Tensor> xs;
   xs.reserve(info.operandSlots.size());
-  for (int32_t s : info.operandSlots)
-    xs.push_back(f.slots[s]);
+  for (size_t i = 0; i < info.operandSlots.size(); ++i) {
+    Tensor &slot = f.slots[info.operandSlots[i]];
+    if (i < 32 && (taken >> i & 1u))
+      xs.push_back(std::move(slot));
+    else
+      xs.push_back(slot);
+  }
   return xs;
 }
 
 // One node, with the graph interpreter's semantics (interpreter.cpp).
-void executeNode(Frame &f, const NodeInfo &info) {
+void executeNode(Frame &f, const NodeInfo &info, uint32_t taken) {
   const ir::Node &node = *info.node;
   const ir::Function &fn = *f.plan->fn;
   runtime::RunContext &ctx = *f.ctx;
@@ -108,7 +116,13 @@ void executeNode(Frame &f, const NodeInfo &info) {
     throw ir::OpError{"InternalError",
                       fmt::format("{} reached the kernel trampoline", node.name())};
   default: {
-    auto xs = operandValues(f, info);
+    auto xs = operandValues(f, info, taken);
+    if ((taken & 1u) && (node.kind() == OpKind::TensorArrayWrite || node.kind() == OpKind::Concat)) {
+      ir::Attrs attrs = node.attrs;
+      attrs[runtime::kReuseFirstOperand] = true;
+      bindResults(f, info, runtime::runKernel(node.kind(), xs, attrs));
+      return;
+    }
     bindResults(f, info, runtime::runKernel(node.kind(), xs, node.attrs));
     return;
   }
@@ -173,19 +187,21 @@ using tfs::runtime::Tensor;
 
 extern "C" {
 
-int32_t tfs_cg_node(Frame *f, int32_t nodeId) {
+int32_t tfs_cg_node_taking(Frame *f, int32_t nodeId, int32_t taken) {
   const auto &info = f->plan->nodes[nodeId];
   tfs::runtime::Profiler *profiler = f->ctx->profiler;
   if (profiler && profiler->timingOps() && info.node->kind() != tfs::ir::OpKind::Call) {
     int64_t start = tfs::runtime::Profiler::nowNs();
     int32_t status = tfs::codegen::guarded(*f, info.node,
-                                           [&] { tfs::codegen::executeNode(*f, info); });
+                                           [&] { tfs::codegen::executeNode(*f, info, uint32_t(taken)); });
     profiler->recordNode(*f->plan->fn, *info.node, start, tfs::runtime::Profiler::nowNs() - start);
     return status;
   }
   return tfs::codegen::guarded(*f, info.node,
-                               [&] { tfs::codegen::executeNode(*f, info); });
+                               [&] { tfs::codegen::executeNode(*f, info, uint32_t(taken)); });
 }
+
+int32_t tfs_cg_node(Frame *f, int32_t nodeId) { return tfs_cg_node_taking(f, nodeId, 0); }
 
 void tfs_cg_box_f32(Frame *f, int32_t slot, float v) { f->slots[slot] = Tensor::scalar(v); }
 void tfs_cg_box_f64(Frame *f, int32_t slot, double v) { f->slots[slot] = Tensor::scalar(v); }
@@ -202,6 +218,11 @@ int32_t tfs_cg_unbox_i64(Frame *f, int32_t s, int32_t n, int64_t *o) { return tf
 int32_t tfs_cg_unbox_bool(Frame *f, int32_t s, int32_t n, uint8_t *o) { return tfs::codegen::unbox(f, s, n, o); }
 
 void tfs_cg_copy(Frame *f, int32_t dst, int32_t src) { f->slots[dst] = f->slots[src]; }
+// For a value that dies where it is stored (a loop's carried value, a
+// branch's yield): the destination becomes its only holder.
+void tfs_cg_move(Frame *f, int32_t dst, int32_t src) {
+  if (dst != src) f->slots[dst] = std::move(f->slots[src]);
+}
 
 // 0 / 1: the predicate's truth (like the interpreter's); -1: error stored.
 int32_t tfs_cg_truth(Frame *f, int32_t slot, int32_t nodeId) {
@@ -237,7 +258,8 @@ const std::vector<HelperSymbol> &helperSymbols() {
 #define TFS_HELPER(name) HelperSymbol{#name, reinterpret_cast<void *>(&name)}
   static const std::vector<HelperSymbol> table = [] {
     std::vector<HelperSymbol> t = {
-      TFS_HELPER(tfs_cg_node),       TFS_HELPER(tfs_cg_box_f32),
+      TFS_HELPER(tfs_cg_node),       TFS_HELPER(tfs_cg_node_taking),
+      TFS_HELPER(tfs_cg_move),       TFS_HELPER(tfs_cg_box_f32),
       TFS_HELPER(tfs_cg_box_f64),    TFS_HELPER(tfs_cg_box_i32),
       TFS_HELPER(tfs_cg_box_i64),    TFS_HELPER(tfs_cg_box_bool),
       TFS_HELPER(tfs_cg_unbox_f32),  TFS_HELPER(tfs_cg_unbox_f64),

@@ -4,7 +4,8 @@
 // Forward loop L carries x_0..x_{n-1}; its body may use outer values F.
 // 1. L is augmented once (marked with attr `_grad_saved` = n): an iteration
 //    counter and, per carried value, a stack [?, dims...] onto which the
-//    body pushes the value it entered the iteration with. The results of L
+//    body pushes the value it entered the iteration with (a
+//    tensor_array_write at the counter, in place). The results of L
 //    thus gain count N and the stacks S_k.
 // 2. The backward loop carries (j = N-1, g_k for float x_k, a_f for float F):
 //      cond: j >= 0
@@ -79,11 +80,18 @@ void augmentForwardLoop(ir::Node &loop, size_t n, frontend::SourceSpan span) {
   std::vector<Value *> next(yield->operands().begin(), yield->operands().end());
   Value *one = bb.scalarInt(DType::Int32, 1, span);
   next.push_back(bb.create(OpKind::Add, {body.arg(n), one}, {}, span));
+  // A push is a tensor_array_write at the iteration count (the stack dies
+  // there, so it grows in place: amortized O(entry), where a concat would
+  // copy the whole stack every iteration).
+  Value *ready = bb.scalar(DType::Bool, 1, span);
   for (size_t k = 0; k < n; ++k) {
     Value *stack = body.arg(n + 1 + k);
     bool isRagged = std::find(ragged.begin(), ragged.end(), int64_t(k)) != ragged.end();
-    Value *e = isRagged ? body.arg(k) : bb.create(OpKind::ExpandDims, {body.arg(k)}, {{"axis", int64_t(0)}}, span);
-    next.push_back(bb.create(OpKind::Concat, {stack, e}, {{"axis", int64_t(0)}}, span));
+    if (isRagged)
+      next.push_back(bb.create(OpKind::Concat, {stack, body.arg(k)}, {{"axis", int64_t(0)}}, span));
+    else
+      next.push_back(bb.create(OpKind::TensorArrayWrite, {stack, ready, body.arg(n), body.arg(k)},
+                               {{"dynamic_size", true}}, span));
   }
   for (size_t r = 0; r < ragged.size(); ++r) {
     Value *shape = bb.create(OpKind::ShapeOf, {body.arg(unsigned(ragged[r]))}, {}, span);

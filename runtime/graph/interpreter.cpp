@@ -10,6 +10,7 @@
 #include "runtime/graph/profile.h"
 #include "runtime/kernels/kernels.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <mutex>
 #include <unordered_set>
@@ -18,6 +19,8 @@ namespace tfs::runtime {
 namespace {
 
 using ir::OpKind;
+
+void collectUses(const ir::Node &node, std::vector<const ir::Value *> &out);
 
 class Activation {
 public:
@@ -67,15 +70,25 @@ public:
                         {}};
   }
 
-  // Runs the nodes of `region` (binding `blockArgs` first) and returns the
-  // operands of its terminator.
-  std::vector<Tensor> runRegion(const ir::Region &region, std::span<const Tensor> blockArgs) {
+  // Runs the nodes of `region` (binding `blockArgs` first, moved) and returns
+  // the operands of its terminator. A value defined in the region leaves the
+  // environment after its last use (moved into that node's operands), so a
+  // loop-carried buffer reaches the node that consumes it as its only
+  // reference: tensor_array_write then updates it in place.
+  std::vector<Tensor> runRegion(const ir::Region &region, std::vector<Tensor> blockArgs) {
+    const RegionPlan &plan = planOf(region);
     for (size_t i = 0; i < region.numArgs() && i < blockArgs.size(); ++i)
-      env_[region.arg(i)] = blockArgs[i];
+      env_[region.arg(i)] = std::move(blockArgs[i]);
+    release(plan.unusedArgs);
+    size_t index = 0;
     for (const auto &n : region.nodes()) {
+      const std::vector<const ir::Value *> &dying = plan.releaseAfter[index++];
       if (n->isTerminator())
-        return operandValues(*n);
+        return terminatorValues(*n, dying);
+      dying_ = &dying;
       runNode(*n);
+      dying_ = nullptr;
+      release(dying);
     }
     return {};
   }
@@ -101,6 +114,87 @@ public:
   }
 
 private:
+  // Per region: the values defined in it (block arguments and node results)
+  // to drop after each node, at their last use (uses inside nested regions
+  // count at the node holding the region); unused ones right away.
+  struct RegionPlan {
+    std::vector<const ir::Value *> unusedArgs;
+    std::vector<std::vector<const ir::Value *>> releaseAfter;  // per node
+  };
+
+  const RegionPlan &planOf(const ir::Region &region) {
+    auto [it, fresh] = plans_.try_emplace(&region);
+    if (!fresh)
+      return it->second;
+    RegionPlan &plan = it->second;
+    std::unordered_map<const ir::Value *, size_t> lastUse;
+    std::vector<const ir::Value *> uses;
+    size_t index = 0;
+    for (const auto &n : region.nodes()) {
+      uses.clear();
+      collectUses(*n, uses);
+      for (const ir::Value *v : uses)
+        lastUse[v] = index;
+      ++index;
+    }
+    plan.releaseAfter.resize(index);
+    for (size_t i = 0; i < region.numArgs(); ++i) {
+      auto u = lastUse.find(region.arg(i));
+      if (u == lastUse.end())
+        plan.unusedArgs.push_back(region.arg(i));
+      else
+        plan.releaseAfter[u->second].push_back(region.arg(i));
+    }
+    index = 0;
+    for (const auto &n : region.nodes()) {
+      for (const ir::Value *r : n->results()) {
+        auto u = lastUse.find(r);
+        plan.releaseAfter[u == lastUse.end() ? index : u->second].push_back(r);
+      }
+      ++index;
+    }
+    return plan;
+  }
+
+  void release(const std::vector<const ir::Value *> &values) {
+    for (const ir::Value *v : values)
+      env_.erase(v);
+  }
+
+  // The value of operand `v` for a node: moved out of the environment when
+  // this node is its last use and it appears once among `all`.
+  static ir::Attrs withReuse(const ir::Attrs &attrs) {
+    ir::Attrs a = attrs;
+    a[kReuseFirstOperand] = true;
+    return a;
+  }
+
+  Tensor take(const ir::Value *v, std::span<const ir::Value *const> all, bool *moved = nullptr) {
+    if (dying_ && std::count(all.begin(), all.end(), v) == 1 &&
+        std::find(dying_->begin(), dying_->end(), v) != dying_->end()) {
+      auto it = env_.find(v);
+      if (it != env_.end()) {
+        Tensor t = std::move(it->second);
+        env_.erase(it);
+        if (moved)
+          *moved = true;
+        return t;
+      }
+    }
+    return get(v);
+  }
+
+  std::vector<Tensor> terminatorValues(const ir::Node &node, const std::vector<const ir::Value *> &dying) {
+    dying_ = &dying;
+    std::vector<Tensor> xs;
+    xs.reserve(node.numOperands());
+    for (const ir::Value *v : node.operands())
+      xs.push_back(take(v, node.operands()));
+    dying_ = nullptr;
+    release(dying);
+    return xs;
+  }
+
   // Nodes whose time is that of the nodes (or function) they run: the
   // profiler times what is inside them instead.
   static bool isStructural(OpKind k) {
@@ -151,18 +245,22 @@ private:
       return;
     case OpKind::Cond: {
       bool p = truth(get(node.operand(0)));
+      const std::vector<const ir::Value *> *outer = dying_;
       bindResults(node, runRegion(node.region(p ? 0 : 1), {}));
+      dying_ = outer;
       return;
     }
     case OpKind::WhileLoop: {
       std::vector<Tensor> carried = operandValues(node);
+      const std::vector<const ir::Value *> *outer = dying_;
       while (true) {
         auto c = runRegion(node.region(0), carried);
         if (c.empty() || !truth(c[0]))
           break;
         ctx_.loopIteration();
-        carried = runRegion(node.region(1), carried);
+        carried = runRegion(node.region(1), std::move(carried));
       }
+      dying_ = outer;
       bindResults(node, std::move(carried));
       return;
     }
@@ -219,9 +317,15 @@ private:
       // Kernels never re-enter the interpreter, so one scratch operand list
       // per activation saves an allocation per node.
       scratch_.clear();
-      for (const ir::Value *v : node.operands())
-        scratch_.push_back(get(v));
-      auto results = runKernel(node.kind(), scratch_, node.attrs);
+      bool handedOver = false;
+      for (const ir::Value *v : node.operands()) {
+        bool moved = false;
+        scratch_.push_back(take(v, node.operands(), &moved));
+        handedOver = handedOver || (scratch_.size() == 1 && moved);
+      }
+      bool reuse = handedOver && (node.kind() == OpKind::TensorArrayWrite || node.kind() == OpKind::Concat);
+      auto results = reuse ? runKernel(node.kind(), scratch_, withReuse(node.attrs))
+                           : runKernel(node.kind(), scratch_, node.attrs);
       scratch_.clear();
       bindResults(node, std::move(results));
       return;
@@ -234,6 +338,8 @@ private:
   std::unordered_map<const ir::Value *, Tensor> env_;
   std::unordered_set<const ir::Value *> lazyCaptures_;
   std::vector<Tensor> scratch_;
+  std::unordered_map<const ir::Region *, RegionPlan> plans_;
+  const std::vector<const ir::Value *> *dying_ = nullptr;  // the running node's last uses
   bool allowUnboundParams_ = false;
 };
 

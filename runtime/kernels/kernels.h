@@ -23,6 +23,13 @@ using Kernel = std::vector<Tensor> (*)(std::span<const Tensor> inputs,
 // The kernel of `kind`, or null if it has none (structural ops).
 Kernel kernelFor(ir::OpKind kind);
 
+// The attribute a graph runner adds (true) when it hands a kernel its first
+// operand at that value's last use, moved out of the runner's storage: the
+// kernel may then write that operand's buffer in place when it holds the
+// only reference (tensor_array_write, concat along axis 0). Without it a
+// kernel never writes an input: other callers may keep the tensors they pass.
+inline constexpr const char *kReuseFirstOperand = "_reuse_operand0";
+
 // Runs `kind` eagerly: checks arity and types through the op's type rule,
 // then calls its kernel. Throws ir::OpError.
 std::vector<Tensor> runKernel(ir::OpKind kind, std::span<const Tensor> inputs,

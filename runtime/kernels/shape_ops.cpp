@@ -5,7 +5,9 @@
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/reduce_runs.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace tfs::runtime::kernels {
 
@@ -46,7 +48,37 @@ std::vector<Tensor> transpose(std::span<const Tensor> in, const ir::Attrs &attrs
   return out;
 }
 
+// concat along axis 0 onto a first operand handed over as its only
+// reference (a tensor grown in a loop, a while-loop gradient's saved
+// stack): the rows are appended in place, its storage growing
+// geometrically, so growing a tensor row by row is amortized O(row).
+bool appendRowsInPlace(std::span<const Tensor> in, const ir::Attrs &attrs, std::vector<Tensor> &out) {
+  const Tensor &base = in[0];
+  if (in.size() < 2 || !ir::attrBool(attrs, kReuseFirstOperand, false) || !base.uniquelyOwned() ||
+      base.dtype() == ir::DType::String || base.rank() == 0)
+    return false;
+  int64_t axis = ir::attrInt(attrs, "axis", 0);
+  if (axis != 0 && axis != -int64_t(base.rank())) return false;
+  int64_t rows = base.shape()[0];
+  for (const Tensor &t : in.subspan(1)) {
+    if (t.dtype() != base.dtype() || t.rank() != base.rank() ||
+        !std::equal(t.shape().begin() + 1, t.shape().end(), base.shape().begin() + 1))
+      return false;  // the general path reports it
+    rows += t.shape()[0];
+  }
+  Tensor o = base;
+  size_t offset = base.byteSize();
+  if (!o.growLeadingDim(rows)) return false;
+  for (const Tensor &t : in.subspan(1)) {
+    if (t.byteSize()) std::memcpy(static_cast<char *>(o.rawData()) + offset, t.rawData(), t.byteSize());
+    offset += t.byteSize();
+  }
+  out.push_back(std::move(o));
+  return true;
+}
+
 std::vector<Tensor> concat(std::span<const Tensor> in, const ir::Attrs &attrs) {
+  if (std::vector<Tensor> grown; appendRowsInPlace(in, attrs, grown)) return grown;
   std::vector<Tensor> out = allocateOutputs(OpKind::Concat, in, attrs);
   Tensor &o = out[0];
   int64_t r = int64_t(o.rank()), axis = ir::attrInt(attrs, "axis", 0);

@@ -1,8 +1,9 @@
 // Kernels of a tf.TensorArray carried through a while_loop (the library's
 // TensorArray in staged mode, lib/tf/_tf_tensor_array.tfs): its elements
-// live in one buffer [size, *element] that each write copies with one row
-// replaced, growing it when the array is dynamic -- TF's TensorListSetItem
-// with resize_if_index_out_of_bounds. Until the first write the buffer is a
+// live in one buffer [size, *element]; a write replaces one row (in place
+// when the buffer is handed over as its only reference, else in a copy),
+// growing it when the array is dynamic -- TF's TensorListSetItem with
+// resize_if_index_out_of_bounds. Until the first write the buffer is a
 // [size] placeholder (the element shape is not known yet); `ready` says
 // which it is.
 #include "runtime/kernels/kernel_util.h"
@@ -61,11 +62,22 @@ std::vector<Tensor> tensorArrayWrite(std::span<const Tensor> in, const ir::Attrs
   if (index >= size && ir::attrBool(attrs, "dynamic_size", false)) rows = index + 1;
   if (index < 0 || index >= rows)
     fail(K, fmt::format("Trying to modify element {} in a list with {} elements.", index, size));
+  int64_t rowElems = value.numElements();
+  // The graph runners hand over a loop-carried buffer at its last use (its
+  // only reference): the write then updates it in place, growing its storage
+  // geometrically, as TF's TensorListSetItem forwards its input list -- so a
+  // loop of n writes is O(n) rows, not O(n^2).
+  if (ready && ir::attrBool(attrs, kReuseFirstOperand, false) && buffer.uniquelyOwned()) {
+    Tensor out = buffer;
+    if (out.growLeadingDim(rows)) {
+      setRow(value, out, index, rowElems);
+      return {out};
+    }
+  }
   std::vector<int64_t> shape{rows};
   shape.insert(shape.end(), value.shape().begin(), value.shape().end());
   Tensor out = Tensor::empty(buffer.dtype(), shape);
   zeroFill(out);
-  int64_t rowElems = value.numElements();
   if (ready) copyRows(buffer, out, size, rowElems);
   setRow(value, out, index, rowElems);
   return {out};

@@ -7,6 +7,7 @@
 #include "ir/element_types.h"
 #include "ir/op_table.h"
 
+#include <algorithm>
 #include <cstring>
 #include <fmt/format.h>
 #include <new>
@@ -23,6 +24,7 @@ struct Tensor::Impl {
   std::vector<int64_t> shape;
   int64_t n = 0;
   size_t bytes = 0;
+  size_t capacity = 0;  // bytes allocated (>= bytes once grown in place)
   void *data = nullptr;
   bool heap = false;
   // 16-byte alignment suffices for every element type; alignas(64) made
@@ -41,8 +43,10 @@ struct Tensor::Impl {
     bytes = size_t(n) * ir::dtypeSize(dtype);
     if (bytes <= kInline) {
       data = inlineBuf;
+      capacity = kInline;
     } else {
       data = allocateBuffer(bytes);
+      capacity = bytes;
       heap = true;
     }
     if (dtype == DType::String) {
@@ -55,7 +59,7 @@ struct Tensor::Impl {
       auto *p = static_cast<std::string *>(data);
       for (int64_t i = 0; i < n; ++i) p[i].~basic_string();
     }
-    if (heap) releaseBuffer(data, bytes);
+    if (heap) releaseBuffer(data, capacity);
   }
 };
 
@@ -153,5 +157,30 @@ Tensor Tensor::reshaped(std::vector<int64_t> shape) const {
 Tensor Tensor::copy() const { return reshaped(shape()); }
 
 bool Tensor::uniquelyOwned() const { return impl_.use_count() == 1; }
+
+bool Tensor::growLeadingDim(int64_t rows) {
+  Impl &m = *impl_;
+  if (m.dtype == DType::String || m.shape.empty() || rows < m.shape[0]) return false;
+  int64_t rowElems = 1;
+  for (size_t i = 1; i < m.shape.size(); ++i) rowElems *= m.shape[i];
+  if (rowElems != 0 && rows > kMaxElements / rowElems)
+    throw ir::OpError{"ResourceExhaustedError", "OOM when allocating tensor: too many elements"};
+  size_t need = size_t(rows * rowElems) * ir::dtypeSize(m.dtype);
+  if (need > m.capacity) {
+    // Geometric growth: appending row by row costs amortized O(row).
+    size_t capacity = std::max(need, m.capacity * 2);
+    void *data = allocateBuffer(capacity);
+    if (m.bytes) std::memcpy(data, m.data, m.bytes);
+    if (m.heap) releaseBuffer(m.data, m.capacity);
+    m.data = data;
+    m.capacity = capacity;
+    m.heap = true;
+  }
+  std::memset(static_cast<char *>(m.data) + m.bytes, 0, need - m.bytes);
+  m.shape[0] = rows;
+  m.n = rows * rowElems;
+  m.bytes = need;
+  return true;
+}
 
 }  // namespace tfs::runtime

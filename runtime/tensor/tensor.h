@@ -59,6 +59,13 @@ public:
   // No other Tensor shares this buffer, so writing to it changes no other
   // value (numpy's in-place writes use this to skip a copy).
   bool uniquelyOwned() const;
+  // Grows (or keeps) the leading dimension to `rows` in place, the new rows
+  // zero (numeric dtypes, rank >= 1): storage grows geometrically, so
+  // appending rows one at a time is amortized O(row). False (nothing
+  // changed) when it cannot. Only for a buffer the caller alone holds (it
+  // checked uniquelyOwned() before taking its own reference): every Tensor
+  // sharing the buffer sees the change.
+  bool growLeadingDim(int64_t rows);
 
   // Buffer identity (used by the eager tape and variable aliasing checks).
   const void *bufferId() const;
