@@ -677,6 +677,22 @@ Value makeTfModule(Interpreter &in, bool v1) {
       Value readers = importPreludeModule(in, "_tf_data_readers");
       for (const char *n : {"TextLineDataset", "TFRecordDataset"}) data->scope->vars[n] = in.getAttr(readers, n);
       for (const char *n : {"make_csv_dataset", "CsvDataset"}) experimental->scope->vars[n] = in.getAttr(readers, n);
+      // Options and the transformations of lib/tf/data/_tf_data_transforms.tfs;
+      // experimental_X there is tf.data.experimental.X.
+      Value options = importPreludeModule(in, "_tf_data_options");
+      data->scope->vars["Options"] = in.getAttr(options, "Options");
+      for (const char *n : {"AutoShardPolicy", "ExternalStatePolicy", "AutotuneOptions", "DistributeOptions",
+                            "OptimizationOptions", "ThreadingOptions"})
+        experimental->scope->vars[n] = in.getAttr(options, n);
+      data->scope->vars["ThreadingOptions"] = in.getAttr(options, "ThreadingOptions");
+      Value transforms = importPreludeModule(in, "_tf_data_transforms");
+      data->scope->vars["DatasetSpec"] = in.getAttr(transforms, "DatasetSpec");
+      experimental->scope->vars["DatasetSpec"] = in.getAttr(transforms, "DatasetSpec");
+      for (const char *n : {"INFINITE_CARDINALITY", "UNKNOWN_CARDINALITY"}) data->scope->vars[n] = in.getAttr(d, n);
+      for (const char *n : {"group_by_window", "bucket_by_sequence_length", "scan", "take_while", "unique",
+                            "enumerate_dataset", "cardinality", "get_single_element", "choose_from_datasets",
+                            "sample_from_datasets", "Counter"})
+        experimental->scope->vars[n] = in.getAttr(transforms, std::string("experimental_") + n);
       data->scope->vars["experimental"] = experimental;
       return Value(data);
     }
