@@ -602,17 +602,20 @@ Value makeTfModule(Interpreter &in, bool v1) {
   // Composite functions of tf.math and tf.nn (prelude _tf_math).
   math->lazy = [](Interpreter &in, const std::string &name) {
     if (auto f = compositeApi(in, "math_api", name)) return f;
-    return preludeApi(in, "_tf_scatter", "math_api", name);
+    if (auto f = preludeApi(in, "_tf_scatter", "math_api", name)) return f;
+    return preludeApi(in, "_tf_math_extra", "math_api", name);
   };
   nn->lazy = [](Interpreter &in, const std::string &name) -> std::optional<Value> {
     if (name == "compute_average_loss" || name == "scale_regularization_loss")
       return in.getAttr(importPreludeModule(in, "_tf_distribute"), name);
-    return compositeApi(in, "nn_api", name);
+    if (auto f = compositeApi(in, "nn_api", name)) return f;
+    return preludeApi(in, "_tf_math_extra", "nn_api", name);
   };
   // tf.linalg (prelude _tf_linalg); tf.gather_nd / slice / scatters /
   // roll / ... (prelude _tf_scatter); compat.v1's tf.matrix_* aliases.
   linalg->lazy = [](Interpreter &in, const std::string &name) {
-    return preludeApi(in, "_tf_linalg", "linalg_api", name);
+    if (auto f = preludeApi(in, "_tf_linalg", "linalg_api", name)) return f;
+    return preludeApi(in, "_tf_math_extra", "linalg_api", name);
   };
 
   // Prelude-backed parts: tf.Module, tf.keras, tf.data, tf.cond/while_loop/map_fn/...
@@ -626,6 +629,11 @@ Value makeTfModule(Interpreter &in, bool v1) {
     if (auto f = preludeApi(in, "_tf_gradients", "tf_api", name)) return f;
     if (auto f = preludeApi(in, "_tf_linalg", v1 ? "v1_api" : "tf_api", name)) return f;
     if (auto f = preludeApi(in, "_tf_scatter", "tf_api", name)) return f;
+    if (auto f = preludeApi(in, "_tf_math_extra", "tf_api", name)) return f;
+    // TF 2's tf.control_dependencies / group / no_op are compat.v1's
+    // (no effect eagerly or in a tf.function, whose ops run in order).
+    for (const char *n : {"control_dependencies", "group", "no_op"})
+      if (!v1 && name == n) return in.getAttr(in.importModule("tensorflow.compat.v1"), name);
     // tf.image and tf.signal: module objects over their prelude tables.
     for (auto [module, prelude, table] : {std::tuple{"image", "_tf_image", "image_api"},
                                            std::tuple{"signal", "_tf_signal", "signal_api"}}) {
