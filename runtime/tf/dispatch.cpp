@@ -85,7 +85,20 @@ std::optional<DType> dtypeArg(Interpreter &in, const Value &v) {
   if (auto *f = v.as<NativeFunction>()) {
     if (auto t = ir::parseDTypeName(f->name)) return t;
   }
-  in.raise("TypeError", fmt::format("Cannot convert {} to a dtype", in.repr(v)));
+  // TF's DataType enum numbers (types.proto) name dtypes too:
+  // tf.zeros(1, 1) is float32 zeros.
+  if (v.isInt()) {
+    static const std::pair<int64_t, const char *> kEnum[] = {
+        {1, "float32"},  {2, "float64"},   {3, "int32"},   {4, "uint8"},    {5, "int16"},
+        {6, "int8"},     {7, "string"},    {8, "complex64"}, {9, "int64"},  {10, "bool"},
+        {14, "bfloat16"}, {17, "uint16"},  {18, "complex128"}, {19, "float16"}, {22, "uint32"},
+        {23, "uint64"}};
+    for (auto &[number, name] : kEnum)
+      if (v.asInt() == number)
+        if (auto t = ir::parseDTypeName(name)) return t;
+  }
+  in.raise("TypeError",
+           fmt::format("Cannot convert the argument `type_value`: {} to a TensorFlow DType.", in.repr(v)));
 }
 
 namespace {
