@@ -109,7 +109,7 @@ int32_t tfs_cg_index_error(Frame *f, int32_t nodeId, int64_t index, int64_t boun
   const tfs::ir::Node *node = f->plan->nodes[nodeId].node;
   if (node->kind() == tfs::ir::OpKind::Gather)
     tfs::codegen::fail(*f, nodeId, "InvalidArgumentError",
-                       fmt::format("indices[0] = {} is not in [0, {}) [Op:GatherV2]", index, bound));
+                       fmt::format("indices = {} is not in [0, {}) [Op:GatherV2]", index, bound));
   else
     tfs::codegen::fail(*f, nodeId, "InvalidArgumentError",
                        fmt::format("slice index {} of dimension 0 out of bounds.", index));

@@ -123,8 +123,18 @@ std::vector<Tensor> gather(std::span<const Tensor> in, const ir::Attrs &attrs) {
   for (int64_t a = 0; a < outer; ++a)
     for (int64_t j = 0; j < ni; ++j) {
       int64_t v = idx.elementAsInt(j);
-      if (v < 0 || v >= len)
-        fail(OpKind::Gather, fmt::format("indices[{}] = {} is not in [0, {})", j, v, len));
+      if (v < 0 || v >= len) {
+        // TF names the bad index by its position in the indices' shape:
+        // "indices = 5" for a scalar, "indices[1,0] = 5" for a matrix.
+        std::string where;
+        for (int64_t d = int64_t(idx.rank()) - 1, rest = j; d >= 0; --d) {
+          int64_t dim = idx.shape()[size_t(d)];
+          where = std::to_string(rest % dim) + (where.empty() ? "" : ",") + where;
+          rest /= dim;
+        }
+        fail(OpKind::Gather, fmt::format("indices{} = {} is not in [0, {})", where.empty() ? "" : "[" + where + "]",
+                                         v, len));
+      }
       for (int64_t b = 0; b < inner; ++b)
         copyElement(p, (a * len + v) * inner + b, out[0], (a * ni + j) * inner + b);
     }

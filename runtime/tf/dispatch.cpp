@@ -42,6 +42,25 @@ void raiseTf(Interpreter &in, const std::string &cls, const std::string &msg) {
 
 void raiseOpError(Interpreter &in, const ir::OpError &e) { raiseTf(in, e.errorClass, e.message); }
 
+// An op that fails while it runs eagerly reads as TF 2.15 prints it: a kernel
+// failure names the function TF wraps each eager op in, and every eager op
+// error ends with the op's name (" name: " and the name= given, none here).
+// A dtype mismatch of the inputs is found before the op runs, so it has no
+// function prefix.
+std::string eagerOpErrorMessage(const std::string &message) {
+  size_t at = message.rfind(" [Op:");
+  if (at == std::string::npos || message.back() != ']') return message;
+  std::string op = message.substr(at + 5, message.size() - at - 6);
+  std::string prefix;
+  if (message.rfind("cannot compute ", 0) != 0)
+    prefix = "{{function_node __wrapped__" + op + "_device_/job:localhost/replica:0/task:0/device:CPU:0}} ";
+  return prefix + message + " name: ";
+}
+
+void raiseEagerOpError(Interpreter &in, const ir::OpError &e) {
+  raiseTf(in, e.errorClass, eagerOpErrorMessage(e.message));
+}
+
 Tensor filledTensor(DType dtype, const std::vector<int64_t> &shape, double value) {
   Tensor scalar = Tensor::fromDoubles(dtype, {}, {value});
   return runKernel(ir::OpKind::Fill, std::vector<Tensor>{scalar}, ir::Attrs{{"shape", shape}})[0];
@@ -445,7 +464,7 @@ std::vector<Ref<TensorObject>> callOp(Interpreter &in, ir::OpKind kind,
       results = runKernel(kind, args, attrs);
     }
   } catch (const ir::OpError &e) {
-    raiseOpError(in, e);
+    raiseEagerOpError(in, e);
   }
   std::vector<Ref<TensorObject>> out;
   for (auto &r : results) {

@@ -354,6 +354,9 @@ Ref<TensorObject> shapeTensor(Interpreter &in, const ShapeArg &arg);
 // Raises a TF error (InvalidArgumentError, ...) as a Python exception.
 [[noreturn]] void raiseTf(Interpreter &in, const std::string &cls, const std::string &msg);
 [[noreturn]] void raiseOpError(Interpreter &in, const ir::OpError &e);
+// The same for an op run eagerly, in TF's eager wording (see dispatch.cpp).
+[[noreturn]] void raiseEagerOpError(Interpreter &in, const ir::OpError &e);
+std::string eagerOpErrorMessage(const std::string &message);
 
 // The `numpy=` part of a tensor's or variable's repr (TF's numpy_text): the
 // numpy repr (a scalar's str), on a line of its own when it spans lines.

@@ -82,9 +82,10 @@ void assignVariable(Interpreter &in, VariableObject &v, OpKind kind, const Value
       for (size_t i = 0; i < s.dims.size(); ++i) d += (i ? "," : "") + std::to_string(s.dims[i]);
       return "[" + d + "]";
     };
-    raiseTf(in, "InvalidArgumentError",
-            fmt::format("Cannot update variable with shape {} using a Tensor with shape {}, shapes must be equal. [Op:{}]",
-                        debug(v.shape), debug(t->shape()), ir::tfOpType(kind)));
+    std::string message =
+        fmt::format("Cannot update variable with shape {} using a Tensor with shape {}, shapes must be equal. [Op:{}]",
+                    debug(v.shape), debug(t->shape()), ir::tfOpType(kind));
+    raiseTf(in, "InvalidArgumentError", currentGraph(in) ? message : eagerOpErrorMessage(message));
   }
   if (kind == OpKind::AssignVariable) {
     // TF's ResourceVariable.assign checks shapes in Python, before any op

@@ -55,12 +55,12 @@ void installIo(Interpreter &in, ModuleObject &tf) {
       raiseTf(in, "NotImplementedError", "tf.io.write_file inside a tf.function is not supported by tfs");
     if (name->eager.numElements() != 1 || name->eager.rank() != 0)
       raiseTf(in, "InvalidArgumentError",
-              fmt::format("Input filename tensor must be scalar, but had shape: {} [Op:WriteFile]",
-                          ir::Shape(name->eager.shape()).debugString()));
+              eagerOpErrorMessage(fmt::format("Input filename tensor must be scalar, but had shape: {} [Op:WriteFile]",
+                                              ir::Shape(name->eager.shape()).debugString())));
     if (data->eager.numElements() != 1 || data->eager.rank() != 0)
       raiseTf(in, "InvalidArgumentError",
-              fmt::format("Contents tensor must be scalar, but had shape: {} [Op:WriteFile]",
-                          ir::Shape(data->eager.shape()).debugString()));
+              eagerOpErrorMessage(fmt::format("Contents tensor must be scalar, but had shape: {} [Op:WriteFile]",
+                                              ir::Shape(data->eager.shape()).debugString())));
     std::string path = name->eager.data<std::string>()[0];
     // TF's WriteFile creates the missing parent directories first.
     if (auto slash = path.find_last_of('/'); slash != std::string::npos && slash > 0)

@@ -49,7 +49,8 @@ void installRandomDraws(Interpreter &in, ModuleObject &tf, ModuleObject &random)
       in, "shuffle(value, seed=None, name=None)", [](Interpreter &in, const Bound &a) -> Value {
         auto x = toTensor(in, a["value"]);
         if (x->shape().ranked && x->shape().rank() == 0)
-          raiseTf(in, "InvalidArgumentError", "value must be at least 1-D, got a scalar [Op:RandomShuffle]");
+          raiseTf(in, "InvalidArgumentError",
+                  eagerOpErrorMessage("value must be at least 1-D, got a scalar [Op:RandomShuffle]"));
         return statefulDraw(in, OpKind::RandomShuffle, {x}, {}, a["seed"], "RandomShuffle");
       });
   random.scope->vars["categorical"] = nativeWithSignature(
