@@ -4,85 +4,137 @@
 
 #include "runtime/tensor/allocator.h"
 
+#include <cmath>
 #include <fmt/format.h>
 
 namespace tfs::runtime::tf::numpy {
 
 namespace {
-// numpy's kind order for value-based casting: b < i < f < S.
+// numpy's kind order for value-based casting: b < i/u < f < S.
 int kindOf(DType d) {
   if (d == DType::Bool) return 0;
   if (ir::isInteger(d)) return 1;
   if (ir::isFloating(d)) return 2;
   return 3;
 }
-int promotionRank(DType d) {
-  switch (d) {
-  case DType::Bool: return 0;
-  case DType::Int32: return 1;
-  case DType::Int64: return 2;
-  case DType::Float32: return 3;
-  case DType::Float64: return 4;
-  case DType::String: return 5;
-  default: return 5;  // dtypes tfs's numpy lacks never reach arrays (requireNumpyDType)
+int64_t bitsOf(DType d) { return int64_t(ir::dtypeSize(d)) * 8; }
+// The bits of mantissa (with the implicit one) a float type holds.
+int mantissaBits(DType d) { return d == DType::Float16 ? 11 : d == DType::Float32 ? 24 : 53; }
+
+// numpy's 'safe' casting between numeric types.
+bool canCastSafely(DType from, DType to) {
+  if (from == to || from == DType::Bool) return true;
+  if (to == DType::Bool) return false;
+  if (ir::isFloating(from)) return ir::isFloating(to) && bitsOf(to) >= bitsOf(from);
+  bool fromUnsigned = ir::isUnsigned(from);
+  if (ir::isFloating(to)) {
+    // int64 / uint64 to float64 counts as safe in numpy.
+    int64_t valueBits = bitsOf(from) - (fromUnsigned ? 0 : 1);
+    return to == DType::Float64 || valueBits < mantissaBits(to);
   }
+  if (ir::isUnsigned(to)) return fromUnsigned && bitsOf(to) >= bitsOf(from);
+  return fromUnsigned ? bitsOf(to) > bitsOf(from) : bitsOf(to) >= bitsOf(from);
+}
+
+// numpy's type numbers' order: promote_types finds the first type here both
+// operands cast to safely.
+constexpr DType kPromotionOrder[] = {DType::Bool,   DType::Int8,   DType::UInt8,   DType::Int16,
+                                     DType::UInt16, DType::Int32,  DType::UInt32,  DType::Int64,
+                                     DType::UInt64, DType::Float16, DType::Float32, DType::Float64};
+
+// The integer type of the same size with the other signedness.
+DType signedOf(DType u) {
+  switch (u) {
+  case DType::UInt8: return DType::Int8;
+  case DType::UInt16: return DType::Int16;
+  case DType::UInt32: return DType::Int32;
+  default: return DType::Int64;
+  }
+}
+
+// numpy's min_scalar_type of a scalar operand: the smallest type of its kind
+// that holds its value. `smallUnsigned`: a non-negative integer that also
+// fits the signed type of that size (numpy then treats it as signed beside
+// signed operands).
+DType minScalarType(const Tensor &t, bool &smallUnsigned) {
+  smallUnsigned = false;
+  DType d = t.dtype();
+  if (ir::isInteger(d)) {
+    if (d == DType::UInt64 && t.data<uint64_t>()[0] > uint64_t(INT64_MAX)) return DType::UInt64;
+    int64_t v = t.elementAsInt(0);
+    if (v >= 0) {
+      for (DType u : {DType::UInt8, DType::UInt16, DType::UInt32}) {
+        if (v < (int64_t(1) << bitsOf(u))) {
+          smallUnsigned = v < (int64_t(1) << (bitsOf(u) - 1));
+          return u;
+        }
+      }
+      smallUnsigned = true;
+      return DType::UInt64;
+    }
+    for (DType s : {DType::Int8, DType::Int16, DType::Int32})
+      if (v >= -(int64_t(1) << (bitsOf(s) - 1))) return s;
+    return DType::Int64;
+  }
+  if (ir::isFloating(d)) {
+    double v = t.elementAsDouble(0);
+    if (!std::isfinite(v) || (v > -65000.0 && v < 65000.0)) return DType::Float16;
+    if (v > -3.4e38 && v < 3.4e38) return DType::Float32;
+    return DType::Float64;
+  }
+  return d;
 }
 }  // namespace
 
 DType promoteTypes(DType a, DType b) {
   if (a == b) return a;
-  if (ir::isFloating(a) != ir::isFloating(b) && (ir::isFloating(a) || ir::isFloating(b)) && a != DType::String &&
-      b != DType::String) {
-    DType f = ir::isFloating(a) ? a : b, other = ir::isFloating(a) ? b : a;
-    // float32 cannot hold every int32/int64: numpy goes to float64.
-    if (f == DType::Float32 && ir::isInteger(other)) return DType::Float64;
-    return f;
-  }
-  return promotionRank(a) > promotionRank(b) ? a : b;
+  if (a == DType::String || b == DType::String) return DType::String;
+  for (DType t : kPromotionOrder)
+    if (canCastSafely(a, t) && canCastSafely(b, t)) return t;
+  return DType::Float64;
 }
 
 DType resultType(Interpreter &in, const std::vector<Value> &operands) {
   struct Operand {
     DType dtype;
     bool scalar;
-    bool python;
-    int64_t intValue = 0;
+    Tensor value;  // a scalar's value (numpy's value-based casting)
   };
   std::vector<Operand> ops;
   for (const Value &v : operands) {
-    if (v.isBool()) ops.push_back({DType::Bool, true, true});
-    else if (v.isInt()) ops.push_back({DType::Int64, true, true, v.asInt()});
-    else if (v.isFloat()) ops.push_back({DType::Float64, true, true});
-    else if (auto *t = v.as<TensorObject>(); t && !t->symbolic())
-      ops.push_back({t->eager.dtype(), t->eager.rank() == 0, false});
+    if (v.isBool()) ops.push_back({DType::Bool, true, Tensor::scalar(v.asBool())});
+    else if (v.isInt()) ops.push_back({DType::Int64, true, Tensor::scalar(v.asInt())});
+    else if (v.isFloat()) ops.push_back({DType::Float64, true, Tensor::scalar(v.asFloat())});
     else {
-      Tensor x = asTensor(in, v);
-      ops.push_back({x.dtype(), x.rank() == 0, false});
+      auto *t = v.as<TensorObject>();
+      Tensor x = t && !t->symbolic() ? t->eager : asTensor(in, v);
+      ops.push_back({x.dtype(), x.rank() == 0, x});
     }
   }
-  bool anyArray = false;
-  int arrayKind = -1;
+  int arrayKind = -1, scalarKind = -1;
+  for (const auto &o : ops) (o.scalar ? scalarKind : arrayKind) = std::max(o.scalar ? scalarKind : arrayKind, kindOf(o.dtype));
   DType base = DType::Bool;
-  for (const auto &o : ops) {
-    if (o.scalar) continue;
-    base = anyArray ? promoteTypes(base, o.dtype) : o.dtype;
-    anyArray = true;
-    arrayKind = std::max(arrayKind, kindOf(o.dtype));
+  bool first = true;
+  auto join = [&](DType d) {
+    base = first ? d : promoteTypes(base, d);
+    first = false;
+  };
+  if (arrayKind < 0 || scalarKind > arrayKind) {
+    for (const auto &o : ops) join(o.dtype);
+    return first ? DType::Float64 : base;
   }
-  if (!anyArray) {
-    DType d = ops.empty() ? DType::Float64 : ops[0].dtype;
-    for (const auto &o : ops) d = promoteTypes(d, o.dtype);
-    return d;
-  }
+  for (const auto &o : ops)
+    if (!o.scalar) join(o.dtype);
   for (const auto &o : ops) {
     if (!o.scalar) continue;
-    int k = kindOf(o.dtype);
-    if (k > arrayKind) {
-      base = promoteTypes(base, o.dtype);
-    } else if (k == 1 && arrayKind == 1 && o.python && base == DType::Int32 &&
-               (o.intValue > INT32_MAX || o.intValue < INT32_MIN)) {
-      base = DType::Int64;  // the value does not fit the array's type
+    if (o.dtype == DType::String) {
+      join(o.dtype);
+      continue;
     }
+    bool smallUnsigned = false;
+    DType m = minScalarType(o.value, smallUnsigned);
+    if (smallUnsigned && ir::isInteger(base) && !ir::isUnsigned(base)) m = signedOf(m);
+    join(m);
   }
   return base;
 }
@@ -90,7 +142,20 @@ DType resultType(Interpreter &in, const std::vector<Value> &operands) {
 bool canCastSameKind(DType from, DType to) {
   if (from == to) return true;
   if (to == DType::String || from == DType::String) return false;
+  // signed to unsigned is a kind change ('i' to 'u'), unsigned to signed is not.
+  if (ir::isInteger(from) && ir::isUnsigned(to) && !ir::isUnsigned(from)) return false;
   return kindOf(from) <= kindOf(to);
+}
+
+bool canCastSafe(DType from, DType to) {
+  if (from == DType::String || to == DType::String) return from == to;
+  return canCastSafely(from, to);
+}
+
+Tensor widenHalf(const Tensor &t) { return t.dtype() == DType::Float16 ? cast(t, DType::Float32) : t; }
+
+Tensor narrowLike(const Tensor &result, DType like) {
+  return like == DType::Float16 && result.dtype() == DType::Float32 ? cast(result, DType::Float16) : result;
 }
 
 // --- conversions -----------------------------------------------------------------
@@ -269,7 +334,7 @@ Tensor gather(const Tensor &src, const Shape &shape, const std::vector<int64_t> 
   bool inRange = int64_t(flat.size()) == out.numElements();
   for (int64_t p : flat) inRange &= p >= 0 && p < src.numElements();
   if (!inRange) throw ir::OpError{"InternalError", "tfs: internal error: element position out of range"};
-  visitDType(src.dtype(), [&](auto tag) {
+  visitElementType(src.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T *s = src.data<T>();
     T *o = out.data<T>();

@@ -10,6 +10,7 @@
 // array's elements as numpy's views do.
 #pragma once
 
+#include "ir/element_types.h"
 #include "lib/tf/tf_lib.h"
 #include "runtime/interp/signature.h"
 #include "runtime/kernels/kernels.h"
@@ -24,13 +25,20 @@ using Shape = std::vector<int64_t>;
 
 // --- element types -----------------------------------------------------------
 
-// Calls f(T{}) with T the C++ element type of d (bool, int32_t, int64_t,
-// float, double, std::string).
-template <class F> decltype(auto) visitDType(DType d, F &&f) {
+// Calls f(T{}) with T the C++ element type of d (bool, the integers,
+// Eigen::half for float16, float, double, std::string).
+template <class F> decltype(auto) visitElementType(DType d, F &&f) {
   switch (d) {
   case DType::Bool: return f(bool{});
+  case DType::Int8: return f(int8_t{});
+  case DType::Int16: return f(int16_t{});
   case DType::Int32: return f(int32_t{});
   case DType::Int64: return f(int64_t{});
+  case DType::UInt8: return f(uint8_t{});
+  case DType::UInt16: return f(uint16_t{});
+  case DType::UInt32: return f(uint32_t{});
+  case DType::UInt64: return f(uint64_t{});
+  case DType::Float16: return f(ir::half{});
   case DType::Float32: return f(float{});
   case DType::Float64: return f(double{});
   case DType::String: break;
@@ -38,8 +46,16 @@ template <class F> decltype(auto) visitDType(DType d, F &&f) {
   }
   return f(std::string{});
 }
-// The same for numeric dtypes only (strings raise numpy's TypeError for `what`).
+// The same for numeric dtypes computed on directly (bool, the integers,
+// float, double). Strings raise numpy's TypeError for `what`; float16 raises
+// NotImplementedError naming `what` (the functions that take float16 arrays
+// compute them in float32 first: widenHalf / narrowLike).
 template <class F> decltype(auto) visitNumeric(Interpreter &in, DType d, const char *what, F &&f);
+// float16 computed as numpy's float16 loops do: in float32, rounded back.
+Tensor widenHalf(const Tensor &t);
+// A float32 result of a computation on `like`'s dtype, back in float16
+// when `like` was float16.
+Tensor narrowLike(const Tensor &result, DType like);
 
 // np.promote_types over the engine's dtypes.
 DType promoteTypes(DType a, DType b);
@@ -49,6 +65,8 @@ DType promoteTypes(DType a, DType b);
 DType resultType(Interpreter &in, const std::vector<Value> &operands);
 // numpy's 'same_kind' casting rule (in-place operators, out= arguments).
 bool canCastSameKind(DType from, DType to);
+// numpy's 'safe' casting rule (np.can_cast's default).
+bool canCastSafe(DType from, DType to);
 
 // --- conversions ----------------------------------------------------------------
 
@@ -165,10 +183,17 @@ template <class F> decltype(auto) visitNumeric(Interpreter &in, DType d, const c
   if (d == DType::String) in.raise("TypeError", std::string(what) + " is not supported for string arrays");
   switch (d) {
   case DType::Bool: return f(bool{});
+  case DType::Int8: return f(int8_t{});
+  case DType::Int16: return f(int16_t{});
   case DType::Int32: return f(int32_t{});
   case DType::Int64: return f(int64_t{});
+  case DType::UInt8: return f(uint8_t{});
+  case DType::UInt16: return f(uint16_t{});
+  case DType::UInt32: return f(uint32_t{});
+  case DType::UInt64: return f(uint64_t{});
   case DType::Float32: return f(float{});
-  default: break;
+  case DType::Float64: break;
+  default: in.raise("NotImplementedError", std::string(what) + " of " + numpyDTypeName(d) + " arrays is not supported by tfs");
   }
   return f(double{});
 }

@@ -30,7 +30,12 @@ Value tolist(Interpreter &in, const Tensor &t, char textKind) {
   std::function<Value(size_t, int64_t)> rec = [&](size_t axis, int64_t base) -> Value {
     if (axis == t.rank()) {
       switch (t.dtype()) {
-      case DType::Float32: case DType::Float64: return Value::real(t.elementAsDouble(base));
+      case DType::Float16: case DType::Float32: case DType::Float64: return Value::real(t.elementAsDouble(base));
+      case DType::UInt64:
+        if (t.data<uint64_t>()[base] > uint64_t(INT64_MAX))
+          in.raise("NotImplementedError", "a uint64 element above 2**63 - 1 as a Python int is not supported by tfs "
+                                          "(tfs ints are 64-bit)");
+        return Value::integer(t.elementAsInt(base));
       case DType::Bool: return Value::boolean(t.data<bool>()[base]);
       case DType::String:
         if (textKind == 'U') return in.str(t.data<std::string>()[base]);

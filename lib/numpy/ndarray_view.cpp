@@ -104,7 +104,7 @@ void writeElements(Interpreter &in, TensorObject &a, const std::vector<int64_t> 
   TensorObject *root = a.view ? a.view->base.get() : &a;
   std::vector<int64_t> at = rootPositions(a, positions);
   if (!root->eager.uniquelyOwned()) root->eager = root->eager.copy();
-  visitDType(d, [&](auto tag) {
+  visitElementType(d, [&](auto tag) {
     using T = decltype(tag);
     T *dst = root->eager.template data<T>();
     const T *src = v.template data<T>();

@@ -8,6 +8,7 @@
 #include "lib/numpy/ndarray.h"
 
 #include <cmath>
+#include <cstring>
 #include <fmt/format.h>
 
 namespace tfs::runtime::tf::numpy {
@@ -108,7 +109,7 @@ Value arange(Interpreter &in, const Bound &a) {
     n = len > 0 ? int64_t(len) : 0;
     checkedCount(in, {n}, d);
     Tensor t = Tensor::empty(d, {n});
-    numpy::visitDType(d, [&](auto tag) {
+    numpy::visitElementType(d, [&](auto tag) {
       using T = decltype(tag);
       if constexpr (!std::is_same_v<T, std::string>)
         for (int64_t i = 0; i < n; ++i) t.data<T>()[i] = T(b + i * s);
@@ -123,7 +124,7 @@ Value arange(Interpreter &in, const Bound &a) {
   n = len > 0 ? int64_t(len) : 0;
   checkedCount(in, {n}, d);
   Tensor t = Tensor::empty(d, {n});
-  numpy::visitDType(d, [&](auto tag) {
+  numpy::visitElementType(d, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (!std::is_same_v<T, std::string>) {
       if (integral) {
@@ -189,7 +190,7 @@ Value diag(Interpreter &in, const Bound &a) {
     Tensor zero = cast(Tensor::scalar(int64_t(0)), v.dtype());
     std::vector<int64_t> pos(size_t(n * n), -1);
     for (int64_t i = 0; i < v.shape()[0]; ++i) pos[size_t((k >= 0 ? i : i - k) * n + (k >= 0 ? i + k : i))] = i;
-    numpy::visitDType(v.dtype(), [&](auto tag) {
+    numpy::visitElementType(v.dtype(), [&](auto tag) {
       using T = decltype(tag);
       for (size_t i = 0; i < pos.size(); ++i) out.data<T>()[i] = pos[i] < 0 ? zero.data<T>()[0] : v.data<T>()[pos[i]];
     });
@@ -221,9 +222,38 @@ Value triangle(Interpreter &in, const Bound &a, bool lower) {
   return newArray(out);
 }
 
+// np.frombuffer: the bytes of a bytes-like object read as elements of dtype
+// (a read-only array, as numpy's shares the immutable buffer).
+Value frombuffer(Interpreter &in, const Bound &a) {
+  auto *b = a["buffer"].as<BytesObject>();
+  if (!b) in.raise("TypeError", fmt::format("a bytes-like object is required, not '{}'", in.typeName(a["buffer"])));
+  DType d = dtypeParam(in, a["dtype"]).value_or(DType::Float64);
+  if (d == DType::String) in.raise("NotImplementedError", "np.frombuffer of string dtypes is not supported by tfs");
+  int64_t size = int64_t(ir::dtypeSize(d)), offset = in.toInt(a["offset"]), count = in.toInt(a["count"]);
+  int64_t total = int64_t(b->s.size());
+  if (offset < 0 || offset > total)
+    in.raise("ValueError", fmt::format("offset must be non-negative and no greater than buffer length ({})", total));
+  int64_t avail = total - offset;
+  if (count < 0) {
+    if (avail % size != 0) in.raise("ValueError", "buffer size must be a multiple of element size");
+    count = avail / size;
+  } else if (count * size > avail) {
+    in.raise("ValueError", "buffer is smaller than requested size");
+  }
+  Tensor t = Tensor::empty(d, {count});
+  if (count > 0) std::memcpy(t.rawData(), b->s.data() + offset, size_t(count * size));
+  if (d == DType::Bool)
+    for (int64_t i = 0; i < count; ++i) t.data<bool>()[i] = b->s[size_t(offset + i)] != 0;
+  Value arr = newArray(t);
+  Value view = makeView(*arr.as<TensorObject>(), {count}, 0, {1});
+  view.as<TensorObject>()->view->writeable = false;
+  return view;
+}
+
 }  // namespace
 
 void addCreationFunctions(Defs &defs) {
+  defs.push_back({"frombuffer(buffer, dtype=None, count=-1, offset=0, *, like=!None)", frombuffer});
   auto add = [&](const char *sig, SignedFn fn) { defs.push_back({sig, std::move(fn)}); };
   add("array(object, dtype=None, *, copy=True, order='K', subok=!False, ndmin=0, like=!None)", array);
   add("asarray(a, dtype=None, order=None, *, like=!None)", asarray);

@@ -56,7 +56,7 @@ Tensor concat(Interpreter &in, std::vector<Tensor> ts, int64_t axisArg, bool fla
   Tensor out = Tensor::empty(d, shape);
   int64_t outer = 1;
   for (int64_t k = 0; k < axis; ++k) outer *= shape[size_t(k)];
-  visitDType(d, [&](auto tag) {
+  visitElementType(d, [&](auto tag) {
     using T = decltype(tag);
     T *o = out.data<T>();
     int64_t pos = 0;

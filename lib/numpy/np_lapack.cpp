@@ -133,7 +133,7 @@ Value invValue(Interpreter &in, const Value &av) {
   Tensor a = squareStack(in, av, n, count);
   Tensor out = Tensor::empty(a.dtype(), a.shape());
   if (n == 0) return newArray(out);
-  visitDType(a.dtype(), [&](auto tag) {
+  visitElementType(a.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>)
       for (int64_t k = 0; k < count; ++k) {
@@ -168,7 +168,7 @@ Value solve(Interpreter &in, const Bound &b) {
                                        rhs.shape()[0], n));
   Tensor out = Tensor::empty(t, rhs.shape());
   if (n == 0 || nrhs == 0) return newArray(out);
-  visitDType(t, [&](auto tag) {
+  visitElementType(t, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>) {
       std::vector<T> m = toColumnMajor(a.data<T>(), n, n), x = toColumnMajor(rhs.data<T>(), n, nrhs);
@@ -190,7 +190,7 @@ void slogdetStack(Interpreter &in, const Value &v, Tensor &sign, Tensor &logdet)
   Shape batch(a.shape().begin(), a.shape().end() - 2);
   sign = Tensor::empty(a.dtype(), batch);
   logdet = Tensor::empty(a.dtype(), batch);
-  visitDType(a.dtype(), [&](auto tag) {
+  visitElementType(a.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>)
       for (int64_t k = 0; k < count; ++k) {
@@ -225,7 +225,7 @@ Value det(Interpreter &in, const Bound &b) {
   Tensor sign, logdet;
   slogdetStack(in, b["a"], sign, logdet);
   Tensor out = Tensor::empty(sign.dtype(), sign.shape());
-  visitDType(sign.dtype(), [&](auto tag) {
+  visitElementType(sign.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>)
       for (int64_t i = 0; i < out.numElements(); ++i) out.data<T>()[i] = sign.data<T>()[i] * std::exp(logdet.data<T>()[i]);
@@ -238,7 +238,7 @@ Value cholesky(Interpreter &in, const Bound &b) {
   Tensor a = squareStack(in, b["a"], n, count);
   Tensor out = Tensor::empty(a.dtype(), a.shape());
   if (n == 0) return newArray(out);
-  visitDType(a.dtype(), [&](auto tag) {
+  visitElementType(a.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>)
       for (int64_t k = 0; k < count; ++k) {
@@ -261,7 +261,7 @@ Value eigh(Interpreter &in, const Bound &b, bool vectors) {
   Tensor a = squareStack(in, b["a"], n, count);
   if (count != 1) in.raise("NotImplementedError", "eigh() of stacked matrices is not supported by tfs");
   Tensor w = Tensor::empty(a.dtype(), {n}), v = Tensor::empty(a.dtype(), {n, n});
-  if (n > 0) visitDType(a.dtype(), [&](auto tag) {
+  if (n > 0) visitElementType(a.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>) {
       std::vector<T> m = toColumnMajor(a.data<T>(), n, n);
@@ -289,17 +289,17 @@ void svdTensors(Interpreter &in, const Tensor &a0, bool full, bool uv, Tensor &u
     Tensor ue = Tensor::empty(a.dtype(), {m, ucols}), ve = Tensor::empty(a.dtype(), {vrows, n});
     u = cast(runKernel(ir::OpKind::ZerosLike, std::vector<Tensor>{ue}, {})[0], a.dtype());
     vh = cast(runKernel(ir::OpKind::ZerosLike, std::vector<Tensor>{ve}, {})[0], a.dtype());
-    for (int64_t i = 0; i < std::min(m, ucols); ++i) visitDType(a.dtype(), [&](auto tag) {
+    for (int64_t i = 0; i < std::min(m, ucols); ++i) visitElementType(a.dtype(), [&](auto tag) {
         using T = decltype(tag);
         if constexpr (std::is_floating_point_v<T>) u.data<T>()[i * ucols + i] = T(1);
       });
-    for (int64_t i = 0; i < std::min(vrows, n); ++i) visitDType(a.dtype(), [&](auto tag) {
+    for (int64_t i = 0; i < std::min(vrows, n); ++i) visitElementType(a.dtype(), [&](auto tag) {
         using T = decltype(tag);
         if constexpr (std::is_floating_point_v<T>) vh.data<T>()[i * n + i] = T(1);
       });
     return;
   }
-  visitDType(a.dtype(), [&](auto tag) {
+  visitElementType(a.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>) {
       std::vector<T> c = toColumnMajor(a.data<T>(), m, n);
@@ -334,7 +334,7 @@ Value norm(Interpreter &in, const Bound &b) {
   auto absolute = [&](const Tensor &t) { return runKernel(ir::OpKind::Abs, std::vector<Tensor>{t}, {})[0]; };
   auto square = [&](const Tensor &t) { return runKernel(ir::OpKind::Mul, std::vector<Tensor>{t, t}, {})[0]; };
   auto sqrtOf = [&](Tensor t) {
-    visitDType(t.dtype(), [&](auto tag) {
+    visitElementType(t.dtype(), [&](auto tag) {
       using T = decltype(tag);
       if constexpr (std::is_floating_point_v<T>)
         for (int64_t i = 0; i < t.numElements(); ++i) t.data<T>()[i] = std::sqrt(t.data<T>()[i]);
@@ -392,7 +392,7 @@ Value matrixPower(Interpreter &in, const Bound &b) {
     Tensor z = cast(Tensor::scalar(int64_t(0)), a.dtype()), one = cast(Tensor::scalar(int64_t(1)), a.dtype());
     for (int64_t i = 0; i < id.numElements(); ++i) {
       int64_t r = (i / n) % n, c = i % n;
-      visitDType(a.dtype(), [&](auto tag) {
+      visitElementType(a.dtype(), [&](auto tag) {
         using T = decltype(tag);
         id.data<T>()[i] = r == c ? one.data<T>()[0] : z.data<T>()[0];
       });
@@ -458,7 +458,7 @@ Defs linalgModuleFunctions() {
     double rcond = in.toFloat(b["rcond"]), smax = 0;
     for (int64_t i = 0; i < s.numElements(); ++i) smax = std::max(smax, s.elementAsDouble(i));
     Tensor sinv = s.copy();
-    visitDType(s.dtype(), [&](auto tag) {
+    visitElementType(s.dtype(), [&](auto tag) {
       using T = decltype(tag);
       if constexpr (std::is_floating_point_v<T>) {
         T cutoff = T(rcond) * T(smax);

@@ -69,7 +69,8 @@ template <class T> void matrixProduct(const T *a, const T *b, T *c, int64_t m, i
         c[i * n + j] = acc;
       }
   } else {
-    using U = std::make_unsigned_t<T>;
+    // unsigned arithmetic at least as wide as int, so products wrap
+    using U = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
     for (int64_t i = 0; i < m; ++i)
       for (int64_t j = 0; j < n; ++j) {
         U acc = 0;
@@ -102,6 +103,8 @@ Tensor matmulTensors(Interpreter &in, Tensor a, Tensor b, bool selfTranspose) {
   if (a.dtype() == DType::String || b.dtype() == DType::String)
     in.raise("TypeError", "ufunc 'matmul' did not contain a loop with signature matching types");
   DType t = promoteTypes(a.dtype(), b.dtype());
+  if (t == DType::Float16)  // numpy's float16 matmul sums in float32
+    return narrowLike(matmulTensors(in, cast(a, DType::Float32), cast(b, DType::Float32), selfTranspose), t);
   a = cast(a, t);
   b = cast(b, t);
   bool aVec = a.rank() == 1, bVec = b.rank() == 1;
@@ -122,10 +125,9 @@ Tensor matmulTensors(Interpreter &in, Tensor a, Tensor b, bool selfTranspose) {
   if (!bVec) outShape.push_back(n);
   Tensor out = Tensor::empty(t, outShape);
   int64_t count = elementCount(batch);
-  visitDType(t, [&](auto tag) {
+  visitNumeric(in, t, "matmul", [&](auto tag) {
     using T = decltype(tag);
-    if constexpr (!std::is_same_v<T, std::string>)
-      for (int64_t i = 0; i < count; ++i)
+    for (int64_t i = 0; i < count; ++i)
         matrixProduct(a.data<T>() + i * m * k, b.data<T>() + i * k * n, out.data<T>() + i * m * n, m, k, n,
                       selfTranspose && count == 1);
   });

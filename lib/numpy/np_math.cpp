@@ -65,6 +65,18 @@ const char *keep(std::string s) {
 Value roundValues(Interpreter &in, const Value &av, int64_t decimals, const Value &out) {
   Tensor x = asTensor(in, av);
   Tensor r = x.copy();
+  if (x.dtype() == DType::Float16) {
+    // numpy's float16 multiply, rint and divide, each rounded to float16.
+    using ir::half;
+    half f = half(float(std::pow(10.0, double(decimals < 0 ? -decimals : decimals))));
+    half *p = r.data<half>();
+    for (int64_t i = 0; i < r.numElements(); ++i) {
+      half scaled = decimals >= 0 ? half(float(p[i]) * float(f)) : half(float(p[i]) / float(f));
+      half whole = half(std::nearbyint(float(scaled)));
+      p[i] = decimals >= 0 ? half(float(whole) / float(f)) : half(float(whole) * float(f));
+    }
+    return storeOut(in, out, r, "rint");
+  }
   visitNumeric(in, x.dtype(), "round", [&](auto tag) {
     using T = decltype(tag);
     T *p = r.data<T>();
@@ -128,7 +140,7 @@ Value where(Interpreter &in, const Bound &b) {
   Shape shape = broadcastShapes(in, {c.shape(), x.shape(), y.shape()});
   Tensor cs = broadcastTo(c, shape), xs = broadcastTo(cast(x, t), shape), ys = broadcastTo(cast(y, t), shape);
   Tensor r = Tensor::empty(t, shape);
-  visitDType(t, [&](auto tag) {
+  visitElementType(t, [&](auto tag) {
     using T = decltype(tag);
     for (int64_t i = 0; i < r.numElements(); ++i)
       r.data<T>()[i] = cs.data<bool>()[i] ? xs.data<T>()[i] : ys.data<T>()[i];
@@ -148,7 +160,7 @@ Tensor isclose(Interpreter &in, const Value &av, const Value &bv, const Value &r
   Tensor xs = broadcastTo(cast(a, t), shape), ys = broadcastTo(cast(bt, t), shape);
   double rtol = in.toFloat(rtolV), atol = in.toFloat(atolV);
   Tensor r = Tensor::empty(DType::Bool, shape);
-  visitDType(t, [&](auto tag) {
+  visitElementType(t, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>) {
       for (int64_t i = 0; i < r.numElements(); ++i) {
@@ -167,7 +179,7 @@ Value nanToNum(Interpreter &in, const Bound &b) {
   Tensor x = asTensor(in, b["x"]);
   bool copy = in.truth(b["copy"]);
   Tensor r = x.copy();
-  visitDType(x.dtype(), [&](auto tag) {
+  visitElementType(x.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>) {
       T nan = T(in.toFloat(b["nan"]));

@@ -28,7 +28,11 @@ Input input(Interpreter &in, const Value &v) {
 
 DType sumDType(Interpreter &in, DType d) {
   if (d == DType::String) in.raise("TypeError", "cannot perform reduce with flexible type");
-  return d == DType::Bool || d == DType::Int32 ? DType::Int64 : d;
+  // numpy adds small integers in the platform's long (unsigned ones in its
+  // unsigned long).
+  if (d == DType::Bool || d == DType::Int8 || d == DType::Int16 || d == DType::Int32) return DType::Int64;
+  if (d == DType::UInt8 || d == DType::UInt16 || d == DType::UInt32) return DType::UInt64;
+  return d;
 }
 
 int64_t reducedCount(const Shape &shape, const std::vector<bool> &mask) {
@@ -88,7 +92,7 @@ Value logical(Interpreter &in, const Bound &a, ReduceOp op) {
 // dtype, a scalar sum through float64 and back (`ret.dtype.type(ret / n)`).
 Tensor divideBy(const Tensor &sum, double count, bool scalar) {
   Tensor out = Tensor::empty(sum.dtype(), sum.shape());
-  numpy::visitDType(sum.dtype(), [&](auto tag) {
+  numpy::visitElementType(sum.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (!std::is_same_v<T, std::string>) {
       const T *s = sum.data<T>();
@@ -102,9 +106,12 @@ Tensor divideBy(const Tensor &sum, double count, bool scalar) {
   return out;
 }
 
+// numpy's _mean / _var accumulate ints in float64 and float16 in float32
+// (the result is cast back to float16).
 DType meanDType(Interpreter &in, DType d, std::optional<DType> requested) {
   if (requested) return *requested;
   if (d == DType::String) in.raise("TypeError", "cannot perform reduce with flexible type");
+  if (d == DType::Float16) return DType::Float32;
   return ir::isFloating(d) ? d : DType::Float64;
 }
 
@@ -115,13 +122,16 @@ Value mean(Interpreter &in, const Bound &a) {
   bool keepdims = in.truth(a["keepdims"]);
   Tensor sum = reduceArray(cast(x.t, acc), mask, ReduceOp::Sum, x.mem, keepdims);
   double n = double(reducedCount(x.t.shape(), mask));
-  return storeOut(in, a["out"], divideBy(sum, n, sum.rank() == 0), "true_divide");
+  Tensor r = divideBy(sum, n, sum.rank() == 0);
+  if (a.isNone("dtype")) r = narrowLike(r, x.t.dtype());
+  return storeOut(in, a["out"], r, "true_divide");
 }
 
 // numpy's _var: mean with keepdims, squared deviations, their sum / (n - ddof).
 Tensor variance(Interpreter &in, const Bound &a, Input &x, std::vector<bool> &mask) {
   std::optional<DType> requested = dtypeParam(in, a["dtype"]);
   if (x.t.dtype() == DType::String) in.raise("TypeError", "cannot perform reduce with flexible type");
+  // float16 stays float16 throughout (numpy's _var has no float32 step).
   if (!requested && !ir::isFloating(x.t.dtype())) requested = DType::Float64;
   DType acc = requested.value_or(x.t.dtype());
   Tensor meanSum = reduceArray(cast(x.t, acc), mask, ReduceOp::Sum, x.mem, true);
@@ -130,7 +140,7 @@ Tensor variance(Interpreter &in, const Bound &a, Input &x, std::vector<bool> &ma
   DType devType = promoteTypes(x.t.dtype(), m.dtype());
   Tensor xs = cast(x.t, devType), ms = broadcastTo(cast(m, devType), x.t.shape());
   Tensor dev = Tensor::empty(devType, x.t.shape());
-  numpy::visitDType(devType, [&](auto tag) {
+  numpy::visitElementType(devType, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (!std::is_same_v<T, std::string> && !std::is_same_v<T, bool>) {
       for (int64_t i = 0; i < dev.numElements(); ++i) {
@@ -155,10 +165,12 @@ Value stddev(Interpreter &in, const Bound &a) {
   Input x = input(in, a["a"]);
   auto mask = axisMask(in, a["axis"], x.t.rank());
   Tensor v = variance(in, a, x, mask);
-  numpy::visitDType(v.dtype(), [&](auto tag) {
+  numpy::visitElementType(v.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>)
       for (int64_t i = 0; i < v.numElements(); ++i) v.data<T>()[i] = std::sqrt(v.data<T>()[i]);
+    else if constexpr (ir::isHalfType<T>)
+      for (int64_t i = 0; i < v.numElements(); ++i) v.data<T>()[i] = T(std::sqrt(float(v.data<T>()[i])));
   });
   return storeOut(in, a["out"], v, "sqrt");
 }
@@ -166,7 +178,7 @@ Value stddev(Interpreter &in, const Bound &a) {
 // argmax / argmin along one axis (None: of the flattened array); the first
 // extreme wins, and the first NaN beats everything.
 Value argExtreme(Interpreter &in, const Bound &a, bool isMax) {
-  Tensor x = asTensor(in, a["a"]);
+  Tensor x = widenHalf(asTensor(in, a["a"]));
   bool flat = a.isNone("axis");
   Shape origShape = x.shape();
   if (flat) x = x.reshaped({x.numElements()});
@@ -270,11 +282,11 @@ Value countNonzero(Interpreter &in, const Bound &a) {
 Tensor withoutNans(const Tensor &x, double replacement) {
   if (!ir::isFloating(x.dtype())) return x;
   Tensor out = x.copy();
-  numpy::visitDType(x.dtype(), [&](auto tag) {
+  numpy::visitElementType(x.dtype(), [&](auto tag) {
     using T = decltype(tag);
-    if constexpr (std::is_floating_point_v<T>)
+    if constexpr (std::is_floating_point_v<T> || ir::isHalfType<T>)
       for (int64_t i = 0; i < out.numElements(); ++i)
-        if (std::isnan(out.data<T>()[i])) out.data<T>()[i] = T(replacement);
+        if (std::isnan(float(out.data<T>()[i]))) out.data<T>()[i] = T(replacement);
   });
   return out;
 }
@@ -288,6 +300,8 @@ Value nanReduce(Interpreter &in, const Bound &a, ReduceOp op) {
     return storeOut(in, a["out"], reduceArray(cast(withoutNans(x.t, 0), acc), mask, op, x.mem, keep), "add");
   }
   double fill = op == ReduceOp::Max ? -INFINITY : INFINITY;
+  DType original = x.t.dtype();
+  x.t = widenHalf(x.t);  // extrema are exact in float32
   Tensor r = reduceArray(withoutNans(x.t, fill), mask, op, x.mem, keep);
   // All-NaN slices give NaN (numpy also warns).
   if (ir::isFloating(x.t.dtype())) {
@@ -300,14 +314,16 @@ Value nanReduce(Interpreter &in, const Bound &a, ReduceOp op) {
         else r.data<double>()[i] = NAN;
       }
   }
-  return storeOut(in, a["out"], r, op == ReduceOp::Max ? "fmax" : "fmin");
+  return storeOut(in, a["out"], narrowLike(r, original), op == ReduceOp::Max ? "fmax" : "fmin");
 }
 
 Value nanMean(Interpreter &in, const Bound &a) {
   Input x = input(in, a["a"]);
   auto mask = axisMask(in, a["axis"], x.t.rank());
   bool keep = in.truth(a["keepdims"]);
-  DType acc = meanDType(in, x.t.dtype(), dtypeParam(in, a["dtype"]));
+  // numpy's nanmean sums float16 in float16 (np.sum), not float32 as np.mean does.
+  std::optional<DType> requested = dtypeParam(in, a["dtype"]);
+  DType acc = !requested && x.t.dtype() == DType::Float16 ? DType::Float16 : meanDType(in, x.t.dtype(), requested);
   Tensor sum = reduceArray(cast(withoutNans(x.t, 0), acc), mask, ReduceOp::Sum, x.mem, keep);
   Tensor valid = Tensor::empty(DType::Int64, x.t.shape());
   for (int64_t i = 0; i < x.t.numElements(); ++i) valid.data<int64_t>()[i] = !std::isnan(x.t.elementAsDouble(i));
@@ -316,8 +332,10 @@ Value nanMean(Interpreter &in, const Bound &a) {
   for (int64_t i = 0; i < sum.numElements(); ++i) {
     Tensor one = divideBy(Tensor::fromDoubles(sum.dtype(), {}, {sum.elementAsDouble(i)}), double(counts.data<int64_t>()[i]),
                           sum.rank() == 0);
-    if (sum.dtype() == DType::Float32) out.data<float>()[i] = one.data<float>()[0];
-    else out.data<double>()[i] = one.elementAsDouble(0);
+    numpy::visitElementType(sum.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      out.data<T>()[i] = one.data<T>()[0];
+    });
   }
   return storeOut(in, a["out"], out, "true_divide");
 }

@@ -117,7 +117,7 @@ std::vector<int64_t> argsortLanes(Interpreter &in, const Tensor &x, int64_t axis
   for (int64_t d = 0; d < axis; ++d) outer *= shape[size_t(d)];
   for (size_t d = size_t(axis) + 1; d < shape.size(); ++d) inner *= shape[d];
   std::vector<int64_t> out(size_t(x.numElements()));
-  visitDType(x.dtype(), [&](auto tag) {
+  visitElementType(x.dtype(), [&](auto tag) {
     using T = decltype(tag);
     using Elem = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;  // vector<bool> has no data()
     std::vector<Elem> lane(static_cast<size_t>(len));
@@ -192,7 +192,7 @@ Value unique(Interpreter &in, const Bound &b) {
   Tensor aux = gather(x, x.shape(), perm);
   int64_t n = aux.numElements();
   std::vector<bool> mask(size_t(n), true);
-  visitDType(aux.dtype(), [&](auto tag) {
+  visitElementType(aux.dtype(), [&](auto tag) {
     using T = decltype(tag);
     const T *p = aux.data<T>();
     for (int64_t i = 1; i < n; ++i) {
@@ -243,7 +243,7 @@ Value searchsorted(Interpreter &in, const Bound &b) {
   a = cast(a, t);
   v = cast(v, t);
   Tensor out = Tensor::empty(DType::Int64, v.shape());
-  visitDType(t, [&](auto tag) {
+  visitElementType(t, [&](auto tag) {
     using T = decltype(tag);
     const T *p = a.data<T>();
     int64_t n = a.numElements();
@@ -307,7 +307,7 @@ Value quantiles(Interpreter &in, const Bound &b, bool percent) {
   Shape outShape = q.shape();
   outShape.insert(outShape.end(), s.kept.begin(), s.kept.end());
   Tensor out = Tensor::empty(t, outShape);
-  visitDType(t, [&](auto tag) {
+  visitElementType(t, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>) {
       for (int64_t k = 0; k < q.numElements(); ++k) {
@@ -337,7 +337,7 @@ Value median(Interpreter &in, const Bound &b) {
   DType t = ir::isFloating(a.dtype()) ? a.dtype() : DType::Float64;
   SortedLanes s = sortedLanes(in, b["a"], b["axis"], in.truth(b["keepdims"]), t);
   Tensor out = Tensor::empty(t, s.kept);
-  visitDType(t, [&](auto tag) {
+  visitElementType(t, [&](auto tag) {
     using T = decltype(tag);
     if constexpr (std::is_floating_point_v<T>) {
       int64_t lanes = s.len ? s.values.numElements() / s.len : out.numElements();

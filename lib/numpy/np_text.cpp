@@ -152,7 +152,8 @@ DType tableDType(Interpreter &in, const Bound &b, const char *fn) {
   if (!b.given("dtype")) return DType::Float64;
   if (v.isNone()) in.raise("NotImplementedError", fmt::format("np.{}(dtype=None) (per-column type guessing) is not supported by tfs", fn));
   std::optional<DType> d = dtypeParam(in, v);
-  if (!d || *d == DType::Float64 || *d == DType::Float32 || *d == DType::Int32 || *d == DType::Int64) return d.value_or(DType::Float64);
+  // Smaller and unsigned integers wrap as numpy 1.24 reads them.
+  if (!d || (*d != DType::String && *d != DType::Bool)) return d.value_or(DType::Float64);
   in.raise("NotImplementedError", fmt::format("np.{}(dtype={}) is not supported by tfs (numeric dtypes only)", fn, in.repr(v)));
 }
 
@@ -179,12 +180,14 @@ Value finishTable(Interpreter &in, Table &t, int64_t ndmin, bool unpack) {
   Shape shape{t.rows, t.cols};
   Tensor out = Tensor::empty(t.dtype, shape);
   int64_t n = t.rows * t.cols;
-  visitNumeric(in, t.dtype, "loadtxt", [&](auto zero) {
+  visitElementType(t.dtype, [&](auto zero) {
     using T = decltype(zero);
-    T *p = out.data<T>();
-    for (int64_t k = 0; k < n; ++k) {
-      if constexpr (std::is_integral_v<T>) p[k] = T(t.ints[size_t(k)]);
-      else p[k] = T(t.floats[size_t(k)]);
+    if constexpr (!std::is_same_v<T, std::string>) {
+      T *p = out.data<T>();
+      for (int64_t k = 0; k < n; ++k) {
+        if constexpr (std::is_integral_v<T>) p[k] = ir::numericCast<int64_t, T>(t.ints[size_t(k)]);
+        else p[k] = ir::numericCast<double, T>(t.floats[size_t(k)]);
+      }
     }
   });
   Shape squeezed;
@@ -252,7 +255,7 @@ Value loadtxt(Interpreter &in, const Bound &b) {
         if (ok) t.floats.push_back(*v);
       } else {
         auto v = parseInt(fields[c]);
-        ok = v.has_value() && (t.dtype == DType::Int64 || (*v >= INT32_MIN && *v <= INT32_MAX));
+        ok = v.has_value() && (t.dtype != DType::Int32 || (*v >= INT32_MIN && *v <= INT32_MAX));
         if (ok) t.ints.push_back(*v);
       }
       if (!ok)

@@ -15,18 +15,24 @@ namespace {
 
 // np.finfo(...) / np.iinfo(...): numpy's machine limits, attributes and repr.
 struct InfoObject : Object {
-  std::string text;  // repr
+  std::string text;     // repr
+  std::string summary;  // str: numpy's "Machine parameters for ..." table
   std::vector<std::pair<std::string, Value>> attrs;
+  std::pair<std::string, std::string> unsupported;  // an attribute tfs cannot give, and why
   const char *kind;
   explicit InfoObject(const char *k) : kind(k) {}
   const char *typeName() const override { return kind; }
-  std::optional<Value> getAttr(Interpreter &, const std::string &name) override {
+  std::optional<Value> getAttr(Interpreter &in, const std::string &name) override {
+    if (name == unsupported.first) in.raise("NotImplementedError", unsupported.second);
     for (auto &[k, v] : attrs)
       if (k == name) return v;
     return std::nullopt;
   }
   std::optional<std::string> repr(Interpreter &) override { return text; }
+  std::optional<std::string> str(Interpreter &) override { return summary; }
 };
+
+constexpr const char *kRule = "---------------------------------------------------------------\n";
 
 DType typeArg(Interpreter &in, const Value &v) {
   if (TensorObject *a = ndarrayOf(v)) return a->eager.dtype();
@@ -41,20 +47,46 @@ Value finfo(Interpreter &in, const Bound &b) {
   if (ir::isInteger(d) || d == DType::Bool)
     in.raise("ValueError", fmt::format("data type <class 'numpy.{}'> not inexact", numpyDTypeName(d)));
   auto o = make<InfoObject>("finfo");
-  bool f32 = d == DType::Float32;
-  double eps = f32 ? double(std::numeric_limits<float>::epsilon()) : std::numeric_limits<double>::epsilon();
-  double mx = f32 ? double(std::numeric_limits<float>::max()) : std::numeric_limits<double>::max();
-  double tiny = f32 ? double(std::numeric_limits<float>::min()) : std::numeric_limits<double>::min();
-  double resolution = f32 ? 1e-6 : 1e-15;
-  o->attrs = {{"eps", scalarOf(d, eps)},         {"max", scalarOf(d, mx)},
-              {"min", scalarOf(d, -mx)},         {"tiny", scalarOf(d, tiny)},
-              {"smallest_normal", scalarOf(d, tiny)},
-              {"resolution", scalarOf(d, resolution)},
-              {"precision", Value::integer(f32 ? 6 : 15)},
-              {"bits", Value::integer(f32 ? 32 : 64)},
+  struct Limits {
+    double eps, max, tiny, resolution;
+    int64_t precision, bits;
+    const char *text;
+    const char *table;  // the rows of numpy's str() between its rules
+  };
+  static const Limits f16{0.0009765625, 65504.0, 6.103515625e-05, 1e-3, 3, 16,
+                          "finfo(resolution=0.001, min=-6.55040e+04, max=6.55040e+04, dtype=float16)",
+                          "precision =   3   resolution = 1.00040e-03\nmachep =    -10   eps =        9.76562e-04\n"
+                          "negep =     -11   epsneg =     4.88281e-04\nminexp =    -14   tiny =       6.10352e-05\n"
+                          "maxexp =     16   max =        6.55040e+04\nnexp =        5   min =        -max\n"
+                          "smallest_normal = 6.10352e-05   smallest_subnormal = 5.96046e-08\n"};
+  static const Limits f32{double(std::numeric_limits<float>::epsilon()), double(std::numeric_limits<float>::max()),
+                          double(std::numeric_limits<float>::min()), 1e-6, 6, 32,
+                          "finfo(resolution=1e-06, min=-3.4028235e+38, max=3.4028235e+38, dtype=float32)",
+                          "precision =   6   resolution = 1.0000000e-06\nmachep =    -23   eps =        1.1920929e-07\n"
+                          "negep =     -24   epsneg =     5.9604645e-08\nminexp =   -126   tiny =       1.1754944e-38\n"
+                          "maxexp =    128   max =        3.4028235e+38\nnexp =        8   min =        -max\n"
+                          "smallest_normal = 1.1754944e-38   smallest_subnormal = 1.4012985e-45\n"};
+  static const Limits f64{std::numeric_limits<double>::epsilon(), std::numeric_limits<double>::max(),
+                          std::numeric_limits<double>::min(), 1e-15, 15, 64,
+                          "finfo(resolution=1e-15, min=-1.7976931348623157e+308, max=1.7976931348623157e+308, "
+                          "dtype=float64)",
+                          "precision =  15   resolution = 1.0000000000000001e-15\n"
+                          "machep =    -52   eps =        2.2204460492503131e-16\n"
+                          "negep =     -53   epsneg =     1.1102230246251565e-16\n"
+                          "minexp =  -1022   tiny =       2.2250738585072014e-308\n"
+                          "maxexp =   1024   max =        1.7976931348623157e+308\n"
+                          "nexp =       11   min =        -max\n"
+                          "smallest_normal = 2.2250738585072014e-308   smallest_subnormal = 4.9406564584124654e-324\n"};
+  const Limits &l = d == DType::Float16 ? f16 : d == DType::Float32 ? f32 : f64;
+  o->attrs = {{"eps", scalarOf(d, l.eps)},         {"max", scalarOf(d, l.max)},
+              {"min", scalarOf(d, -l.max)},        {"tiny", scalarOf(d, l.tiny)},
+              {"smallest_normal", scalarOf(d, l.tiny)},
+              {"resolution", scalarOf(d, l.resolution)},
+              {"precision", Value::integer(l.precision)},
+              {"bits", Value::integer(l.bits)},
               {"dtype", numpyDTypeValue(d)}};
-  o->text = f32 ? "finfo(resolution=1e-06, min=-3.4028235e+38, max=3.4028235e+38, dtype=float32)"
-                : "finfo(resolution=1e-15, min=-1.7976931348623157e+308, max=1.7976931348623157e+308, dtype=float64)";
+  o->text = l.text;
+  o->summary = fmt::format("Machine parameters for {}\n{}{}{}", numpyDTypeName(d), kRule, l.table, kRule);
   return Value(o);
 }
 
@@ -62,10 +94,18 @@ Value iinfo(Interpreter &in, const Bound &b) {
   DType d = typeArg(in, b["int_type"]);
   if (!ir::isInteger(d)) in.raise("ValueError", fmt::format("Invalid integer data type '{}'.", d == DType::Bool ? "b" : "f"));
   auto o = make<InfoObject>("iinfo");
-  int64_t lo = d == DType::Int32 ? INT32_MIN : INT64_MIN, hi = d == DType::Int32 ? INT32_MAX : INT64_MAX;
-  o->attrs = {{"min", Value::integer(lo)}, {"max", Value::integer(hi)},
-              {"bits", Value::integer(d == DType::Int32 ? 32 : 64)}, {"dtype", numpyDTypeValue(d)}};
-  o->text = fmt::format("iinfo(min={}, max={}, dtype={})", lo, hi, numpyDTypeName(d));
+  int64_t bits = int64_t(ir::dtypeSize(d)) * 8;
+  bool isUnsigned = ir::isUnsigned(d);
+  int64_t lo = isUnsigned ? 0 : bits == 64 ? INT64_MIN : -(int64_t(1) << (bits - 1));
+  int64_t hi = bits == 64 ? INT64_MAX : isUnsigned ? (int64_t(1) << bits) - 1 : (int64_t(1) << (bits - 1)) - 1;
+  o->attrs = {{"min", Value::integer(lo)}, {"bits", Value::integer(bits)}, {"dtype", numpyDTypeValue(d)}};
+  // 2**64 - 1 is past tfs's 64-bit ints: uint64's max is named, not wrapped.
+  if (d != DType::UInt64) o->attrs.push_back({"max", Value::integer(hi)});
+  else o->unsupported = {"max", "np.iinfo(np.uint64).max (2**64 - 1) is not supported by tfs (tfs ints are 64-bit)"};
+  o->text = fmt::format("iinfo(min={}, max={}, dtype={})", lo, d == DType::UInt64 ? "18446744073709551615" : std::to_string(hi),
+                        numpyDTypeName(d));
+  o->summary = fmt::format("Machine parameters for {}\n{}min = {}\nmax = {}\n{}", numpyDTypeName(d), kRule, lo,
+                           d == DType::UInt64 ? "18446744073709551615" : std::to_string(hi), kRule);
   return Value(o);
 }
 
@@ -113,10 +153,9 @@ Ref<ClassObject> strType(Interpreter &in) {
 
 void installTypes(Interpreter &in, ModuleObject &np) {
   auto &vars = np.scope->vars;
-  for (DType d : {DType::Bool, DType::Int32, DType::Int64, DType::Float32, DType::Float64, DType::String}) {
-    ClassObject *c = numpyScalarClass(d);
-    vars[c->name] = Value(Ref<Object>(c));
-  }
+  for (int t = 0; t < ir::kNumDTypes; ++t)
+    if (ClassObject *c = numpySupportsDType(DType(t)) ? numpyScalarClass(DType(t)) : nullptr)
+      vars[c->name] = Value(Ref<Object>(c));
   auto alias = [&](const char *name, DType d) { vars[name] = Value(Ref<Object>(numpyScalarClass(d))); };
   alias("bool8", DType::Bool);
   alias("float_", DType::Float64);
@@ -127,6 +166,15 @@ void installTypes(Interpreter &in, ModuleObject &np) {
   alias("intc", DType::Int32);
   alias("longlong", DType::Int64);
   alias("string_", DType::String);
+  alias("byte", DType::Int8);
+  alias("short", DType::Int16);
+  alias("ubyte", DType::UInt8);
+  alias("ushort", DType::UInt16);
+  alias("uintc", DType::UInt32);
+  alias("uint", DType::UInt64);
+  alias("uintp", DType::UInt64);
+  alias("ulonglong", DType::UInt64);
+  alias("half", DType::Float16);
   vars["str_"] = Value(strType(in));
   for (const char *n : {"generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact", "floating",
                         "flexible", "character"})
@@ -162,7 +210,7 @@ void addTypeFunctions(Defs &defs) {
     if (casting == "unsafe") return Value::boolean(true);
     if (casting == "same_kind") return Value::boolean(canCastSameKind(f, t));
     if (casting == "no" || casting == "equiv") return Value::boolean(f == t);
-    return Value::boolean(promoteTypes(f, t) == t);
+    return Value::boolean(canCastSafe(f, t));
   });
   add("isscalar(element)", [](Interpreter &in, const Bound &b) {
     const Value &v = b["element"];

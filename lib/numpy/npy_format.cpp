@@ -17,6 +17,13 @@ const char *descrOf(DType d) {
   case DType::Int64: return "<i8";
   case DType::Float32: return "<f4";
   case DType::Float64: return "<f8";
+  case DType::Int8: return "|i1";
+  case DType::Int16: return "<i2";
+  case DType::UInt8: return "|u1";
+  case DType::UInt16: return "<u2";
+  case DType::UInt32: return "<u4";
+  case DType::UInt64: return "<u8";
+  case DType::Float16: return "<f2";
   case DType::String: break;
   default: break;  // dtypes tfs's numpy lacks: no descr (the caller raises)
   }
@@ -26,9 +33,7 @@ const char *descrOf(DType d) {
 // numpy's names of the type codes tfs does not have (for the error).
 const char *unsupportedTypeName(char kind, int size) {
   switch (kind) {
-  case 'i': return size == 1 ? "int8" : size == 2 ? "int16" : nullptr;
-  case 'u': return size == 1 ? "uint8" : size == 2 ? "uint16" : size == 4 ? "uint32" : size == 8 ? "uint64" : nullptr;
-  case 'f': return size == 2 ? "float16" : size == 16 ? "float128" : nullptr;
+  case 'f': return size == 16 ? "float128" : nullptr;
   case 'c': return size == 8 ? "complex64" : size == 16 ? "complex128" : size == 32 ? "complex256" : nullptr;
   case 'U': return "str";
   case 'S': return "bytes";
@@ -219,7 +224,14 @@ DType dtypeOfDescr(Interpreter &in, const Literal &descr, const NpyLoadOptions &
   int size = std::stoi(digits);
   DType out;
   if (kind == 'b' && size == 1) out = DType::Bool;
+  else if (kind == 'i' && size == 1) out = DType::Int8;
+  else if (kind == 'i' && size == 2) out = DType::Int16;
   else if (kind == 'i' && size == 4) out = DType::Int32;
+  else if (kind == 'u' && size == 1) out = DType::UInt8;
+  else if (kind == 'u' && size == 2) out = DType::UInt16;
+  else if (kind == 'u' && size == 4) out = DType::UInt32;
+  else if (kind == 'u' && size == 8) out = DType::UInt64;
+  else if (kind == 'f' && size == 2) out = DType::Float16;
   else if (kind == 'i' && size == 8) out = DType::Int64;
   else if (kind == 'f' && size == 4) out = DType::Float32;
   else if (kind == 'f' && size == 8) out = DType::Float64;

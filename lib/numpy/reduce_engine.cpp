@@ -34,6 +34,12 @@ template <class T> T identity(ReduceOp op) {
   }
 }
 
+template <class T> bool isNan(T v) {
+  if constexpr (ir::isHalfType<T>) return Eigen::numext::isnan(v);
+  else if constexpr (std::is_floating_point_v<T>) return std::isnan(v);
+  else return false;
+}
+
 template <class T> T combine(ReduceOp op, T acc, T v) {
   if constexpr (std::is_same_v<T, bool>) {
     switch (op) {
@@ -45,12 +51,10 @@ template <class T> T combine(ReduceOp op, T acc, T v) {
     case ReduceOp::Sum: return T(acc + v);
     case ReduceOp::Prod: return T(acc * v);
     case ReduceOp::Max:
-      if constexpr (std::is_floating_point_v<T>)
-        if (std::isnan(acc) || std::isnan(v)) return std::isnan(acc) ? acc : v;
+      if (isNan(acc) || isNan(v)) return isNan(acc) ? acc : v;
       return acc >= v ? acc : v;
     case ReduceOp::Min:
-      if constexpr (std::is_floating_point_v<T>)
-        if (std::isnan(acc) || std::isnan(v)) return std::isnan(acc) ? acc : v;
+      if (isNan(acc) || isNan(v)) return isNan(acc) ? acc : v;
       return acc <= v ? acc : v;
     case ReduceOp::All: return T(acc != T(0) && v != T(0));
     case ReduceOp::Any: return T(acc != T(0) || v != T(0));
@@ -76,7 +80,10 @@ void walk(const T *x, T *out, const std::vector<Loop> &loops, ReduceOp op) {
       bool summed = false;
       if constexpr (!std::is_same_v<T, bool>) {
         if (op == ReduceOp::Sum) {
-          out[o] = T(out[o] + pairwiseSum(x + in, inner.extent, inner.inStride));
+          if constexpr (ir::isHalfType<T>)  // numpy's half loop: a float sum, rounded once per run
+            out[o] = T(float(out[o]) + pairwiseSum<T, float>(x + in, inner.extent, inner.inStride));
+          else
+            out[o] = T(out[o] + pairwiseSum(x + in, inner.extent, inner.inStride));
           summed = true;
         }
       }
@@ -147,7 +154,7 @@ Tensor reduceArray(const Tensor &x, const std::vector<bool> &mask, ReduceOp op, 
     loops.push_back(l);
   }
   Tensor outOrdered = Tensor::empty(x.dtype(), outShapeOrdered);
-  visitDType(x.dtype(), [&](auto tag) {
+  visitElementType(x.dtype(), [&](auto tag) {
     using T = decltype(tag);
     if constexpr (!std::is_same_v<T, std::string>) {
       T *o = outOrdered.data<T>();

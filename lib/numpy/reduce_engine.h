@@ -26,26 +26,27 @@ enum class ReduceOp { Sum, Prod, Max, Min, All, Any };
 Tensor reduceArray(const Tensor &x, const std::vector<bool> &mask, ReduceOp op, const Shape &memStrides,
                    bool keepdims, std::optional<double> initial = std::nullopt);
 
-// numpy's pairwise_sum over n elements `stride` apart.
-template <class T> T pairwiseSum(const T *a, int64_t n, int64_t stride) {
+// numpy's pairwise_sum over n elements `stride` apart, accumulated in Acc
+// (float for float16, as numpy's half loops do).
+template <class T, class Acc = T> Acc pairwiseSum(const T *a, int64_t n, int64_t stride) {
   if (n < 8) {
-    T res = T(0);
-    for (int64_t i = 0; i < n; ++i) res = T(res + a[i * stride]);
+    Acc res = Acc(0);
+    for (int64_t i = 0; i < n; ++i) res = Acc(res + Acc(a[i * stride]));
     return res;
   }
   if (n <= 128) {
-    T r[8];
-    for (int j = 0; j < 8; ++j) r[j] = a[j * stride];
+    Acc r[8];
+    for (int j = 0; j < 8; ++j) r[j] = Acc(a[j * stride]);
     int64_t i = 8;
     for (; i < n - (n % 8); i += 8)
-      for (int j = 0; j < 8; ++j) r[j] = T(r[j] + a[(i + j) * stride]);
-    T res = T(T(T(r[0] + r[1]) + T(r[2] + r[3])) + T(T(r[4] + r[5]) + T(r[6] + r[7])));
-    for (; i < n; ++i) res = T(res + a[i * stride]);
+      for (int j = 0; j < 8; ++j) r[j] = Acc(r[j] + Acc(a[(i + j) * stride]));
+    Acc res = Acc(Acc(Acc(r[0] + r[1]) + Acc(r[2] + r[3])) + Acc(Acc(r[4] + r[5]) + Acc(r[6] + r[7])));
+    for (; i < n; ++i) res = Acc(res + Acc(a[i * stride]));
     return res;
   }
   int64_t n2 = n / 2;
   n2 -= n2 % 8;
-  return T(pairwiseSum(a, n2, stride) + pairwiseSum(a + n2 * stride, n - n2, stride));
+  return Acc(pairwiseSum<T, Acc>(a, n2, stride) + pairwiseSum<T, Acc>(a + n2 * stride, n - n2, stride));
 }
 
 }  // namespace tfs::runtime::tf::numpy

@@ -2,8 +2,7 @@
 // float functions of ints compute in float64, integer arithmetic wraps,
 // bool + bool is logical or and bool - bool a TypeError; float floor
 // division and remainder are numpy's npy_divmod, integer power is repeated
-// squaring. numpy gives float16 / int8 results for a few bool inputs
-// (np.sqrt(bool_array), bool // bool); tfs has neither type and says so.
+// squaring. float16 loops compute in float32 and round back, as numpy's do.
 #include "lib/numpy/ufunc.h"
 
 #include <cmath>
@@ -42,11 +41,6 @@ const char *const kBinaryNames[] = {
                                     name));
 }
 
-[[noreturn]] void needsSmallType(Interpreter &in, const char *name, const char *type) {
-  in.raise("NotImplementedError", fmt::format("np.{} of a bool array (a {} result in numpy) is not supported by tfs",
-                                              name, type));
-}
-
 bool isFloatFunction(Unary u) {
   switch (u) {
   case Unary::Negative: case Unary::Positive: case Unary::Absolute: case Unary::Sign: case Unary::Square:
@@ -55,6 +49,14 @@ bool isFloatFunction(Unary u) {
     return false;
   default: return true;
   }
+}
+
+// Integer arithmetic in an unsigned type at least as wide as unsigned int,
+// so it wraps instead of overflowing C++'s promoted int.
+template <class T> using Wide = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+template <class T> bool isNegative(T x) {
+  if constexpr (std::is_signed_v<T>) return x < T(0);
+  else return false;
 }
 
 template <class T> T unaryOp(Unary u, T x) {
@@ -98,12 +100,12 @@ template <class T> T unaryOp(Unary u, T x) {
   } else if constexpr (std::is_same_v<T, bool>) {
     return u == Unary::Negative ? !x : x;
   } else {
-    using U = std::make_unsigned_t<T>;
+    using W = Wide<T>;
     switch (u) {
-    case Unary::Negative: return T(U(0) - U(x));
-    case Unary::Absolute: return x < 0 ? T(U(0) - U(x)) : x;
-    case Unary::Sign: return T(x > 0 ? 1 : x < 0 ? -1 : 0);
-    case Unary::Square: return T(U(x) * U(x));
+    case Unary::Negative: return T(W(0) - W(x));
+    case Unary::Absolute: return isNegative(x) ? T(W(0) - W(x)) : x;
+    case Unary::Sign: return T(x > 0 ? 1 : isNegative(x) ? -1 : 0);
+    case Unary::Square: return T(W(x) * W(x));
     case Unary::Reciprocal: return x == 0 ? std::numeric_limits<T>::min() : T(1 / x);
     case Unary::Invert: return T(~x);
     default: return x;
@@ -124,7 +126,7 @@ template <class T> bool predicate(Unary u, T x) {
     switch (u) {
     case Unary::IsNan: case Unary::IsInf: return false;
     case Unary::IsFinite: return true;
-    case Unary::Signbit: return x < T(0);
+    case Unary::Signbit: return isNegative(x);
     default: return x == T(0);
     }
   }
@@ -171,7 +173,7 @@ template <class T> std::pair<T, T> floatDivmod(T a, T b) {
 }
 
 template <class T> T intPower(T base, T exp) {
-  using U = std::make_unsigned_t<T>;
+  using U = Wide<T>;
   U result = 1, b = U(base);
   while (exp > 0) {
     if (exp & 1) result *= b;
@@ -208,31 +210,42 @@ template <class T> T arith(Binary op, T x, T y) {
     default: return x;
     }
   } else {
-    using U = std::make_unsigned_t<T>;
+    using U = Wide<T>;
+    constexpr bool isSigned = std::is_signed_v<T>;
     switch (op) {
     case Binary::Add: return T(U(x) + U(y));
     case Binary::Subtract: return T(U(x) - U(y));
     case Binary::Multiply: return T(U(x) * U(y));
     case Binary::FloorDivide: {
       if (y == 0) return 0;
-      if (y == -1 && x == std::numeric_limits<T>::min()) return x;
-      T q = x / y;
-      return ((x % y) != 0 && ((x < 0) != (y < 0))) ? T(q - 1) : q;
+      if constexpr (isSigned) {
+        if (y == T(-1)) return T(U(0) - U(x));  // wraps at the minimum
+        T q = T(x / y);
+        return ((x % y) != 0 && ((x < 0) != (y < 0))) ? T(q - 1) : q;
+      } else {
+        return T(x / y);
+      }
     }
     case Binary::Remainder: {
-      if (y == 0 || y == -1) return 0;
-      T r = x % y;
-      return (r != 0 && ((r < 0) != (y < 0))) ? T(r + y) : r;
+      if constexpr (isSigned) {
+        if (y == 0 || y == T(-1)) return 0;
+        T r = T(x % y);
+        return (r != 0 && ((r < 0) != (y < 0))) ? T(r + y) : r;
+      } else {
+        return y == 0 ? T(0) : T(x % y);
+      }
     }
-    case Binary::Fmod: return y == 0 || y == -1 ? T(0) : T(x % y);  // C's sign: the dividend's
+    case Binary::Fmod:  // C's sign: the dividend's
+      if constexpr (isSigned) return y == 0 || y == T(-1) ? T(0) : T(x % y);
+      else return y == 0 ? T(0) : T(x % y);
     case Binary::Power: return intPower(x, y);
     case Binary::Maximum: case Binary::Fmax: return x >= y ? x : y;
     case Binary::Minimum: case Binary::Fmin: return x <= y ? x : y;
     case Binary::BitwiseAnd: return T(x & y);
     case Binary::BitwiseOr: return T(x | y);
     case Binary::BitwiseXor: return T(x ^ y);
-    case Binary::LeftShift: return y < 0 || y >= T(sizeof(T) * 8) ? T(0) : T(U(x) << y);
-    case Binary::RightShift: return y < 0 || y >= T(sizeof(T) * 8) ? T(x < 0 ? -1 : 0) : T(x >> y);
+    case Binary::LeftShift: return isNegative(y) || y >= T(sizeof(T) * 8) ? T(0) : T(U(x) << y);
+    case Binary::RightShift: return isNegative(y) || y >= T(sizeof(T) * 8) ? T(isNegative(x) ? -1 : 0) : T(x >> y);
     default: return x;
     }
   }
@@ -252,6 +265,15 @@ template <class T> bool comparison(Binary op, const T &x, const T &y) {
 bool isComparison(Binary b) { return b >= Binary::Equal && b <= Binary::GreaterEqual; }
 bool isLogical(Binary b) { return b >= Binary::LogicalAnd && b <= Binary::LogicalXor; }
 bool isBitwise(Binary b) { return b >= Binary::BitwiseAnd && b <= Binary::RightShift; }
+// The first float type numpy's float loops (e, f, d) take t in safely:
+// float16 for bool and 8-bit ints, float32 for 16-bit ints, else float64.
+DType smallestFloatFor(DType t) {
+  if (ir::isFloating(t)) return t;
+  if (t == DType::Bool || t == DType::Int8 || t == DType::UInt8) return DType::Float16;
+  if (t == DType::Int16 || t == DType::UInt16) return DType::Float32;
+  return DType::Float64;
+}
+
 bool isFloatBinary(Binary b) {
   return b == Binary::Arctan2 || b == Binary::Hypot || b == Binary::Copysign || b == Binary::Logaddexp ||
          b == Binary::Divide;
@@ -267,16 +289,14 @@ Tensor applyUnary(Interpreter &in, Unary u, const Value &xv, std::optional<DType
   const char *name = ufuncName(u);
   if (x.dtype() == DType::String) noLoopForStrings(in, name);
   DType t = x.dtype();
-  if (isFloatFunction(u)) {
-    if (t == DType::Bool && !dtype) needsSmallType(in, name, "float16");
-    if (!ir::isFloating(t)) t = DType::Float64;
-  }
+  if (isFloatFunction(u)) t = smallestFloatFor(t);
   if (u == Unary::Negative && t == DType::Bool)
     in.raise("TypeError", "The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or "
                           "the logical_not function instead.");
   if (u == Unary::Invert && ir::isFloating(t)) noLoop(in, name);
-  if (u == Unary::Square && t == DType::Bool && !dtype) needsSmallType(in, name, "int8");
+  if (u == Unary::Square && t == DType::Bool && !dtype) t = DType::Int8;
   if (dtype) t = *dtype;
+  if (t == DType::Float16) return narrowLike(applyUnary(in, u, newArray(cast(x, DType::Float32)), DType::Float32), t);
   x = cast(x, t);
   bool pred = u == Unary::IsNan || u == Unary::IsInf || u == Unary::IsFinite || u == Unary::Signbit ||
               u == Unary::LogicalNot;
@@ -314,13 +334,13 @@ Tensor applyBinary(Interpreter &in, Binary b, const Value &xv, const Value &yv, 
       in.raise("TypeError", "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
                             "operator, or the logical_xor function instead.");
     if (b == Binary::FloorDivide || b == Binary::Remainder || b == Binary::Power || b == Binary::Fmod)
-      needsSmallType(in, name, "int8");
+      t = DType::Int8;
     if (b == Binary::Add) b = Binary::LogicalOr;
     if (b == Binary::Multiply || b == Binary::BitwiseAnd) b = Binary::LogicalAnd;
     if (b == Binary::BitwiseOr) b = Binary::LogicalOr;
     if (b == Binary::BitwiseXor) b = Binary::LogicalXor;
   }
-  if (isFloatBinary(b) && !ir::isFloating(t)) t = DType::Float64;
+  if (isFloatBinary(b) && !ir::isFloating(t)) t = b == Binary::Divide ? DType::Float64 : smallestFloatFor(t);
   if (b == Binary::FloatPower && !dtype) t = DType::Float64;  // numpy's only real loop is float64
   if (isBitwise(b) && ir::isFloating(t)) noLoop(in, name);
   if (b == Binary::Power && ir::isInteger(t)) {
@@ -333,6 +353,10 @@ Tensor applyBinary(Interpreter &in, Binary b, const Value &xv, const Value &yv, 
     return map2<bool, bool>(xs, ys, DType::Bool, [b](bool p, bool q) {
       return b == Binary::LogicalAnd ? p && q : b == Binary::LogicalOr ? p || q : p != q;
     });
+  }
+  if (t == DType::Float16) {  // numpy's float16 loops compute in float32
+    Value xf = newArray(cast(x, DType::Float32)), yf = newArray(cast(y, DType::Float32));
+    return narrowLike(applyBinary(in, b, xf, yf, DType::Float32), t);
   }
   Tensor xs = broadcastTo(cast(x, t), shape), ys = broadcastTo(cast(y, t), shape);
   return visitNumeric(in, t, name, [&](auto tag) {

@@ -405,6 +405,19 @@ std::string formatNumpy(const Tensor &t) {
   return formatArray(t, makeFormatter(t, idx, false), " ", " ", summarize);
 }
 
+namespace {
+// numpy's array repr tail: ", dtype=...)" on the last line, or on a line of
+// its own (under the opening bracket) when it would pass the line width.
+std::string withDTypeSuffix(const std::string &body, const std::string &suffix) {
+  if (suffix.empty()) return body + ")";
+  std::string withComma = body + ",";
+  size_t lastLine = withComma.size() - (withComma.rfind('\n') + 1);
+  std::string dtypeText = suffix.substr(2) + ")";  // "dtype=float32)"
+  std::string spacer = lastLine + dtypeText.size() + 1 > size_t(kLineWidth) ? "\n      " : " ";
+  return withComma + spacer + dtypeText;
+}
+}  // namespace
+
 std::string formatNumpyRepr(const Tensor &t) {
   bool defaultDType = t.dtype() == DType::Float64 || t.dtype() == DType::Int64 ||
                       t.dtype() == DType::Bool || t.dtype() == DType::Complex128;
@@ -431,7 +444,7 @@ std::string formatNumpyRepr(const Tensor &t) {
   if (t.dtype() == DType::Bool)
     elem = [&t](int64_t i) { return std::string(t.data<bool>()[i] ? " True" : "False"); };
   std::string body = formatArray(t, elem, ", ", std::string(7, ' '), summarize);
-  return "array(" + body + dtypeSuffix + ")";
+  return withDTypeSuffix("array(" + body, dtypeSuffix);
 }
 
 std::string formatNumpyText(const Tensor &t, const std::function<std::string(const std::string &)> &quote,
@@ -448,7 +461,7 @@ std::string formatNumpyText(const Tensor &t, const std::function<std::string(con
   }
   bool summarize = t.numElements() > kThreshold;
   if (!repr) return formatArray(t, elem, " ", " ", summarize);
-  return "array(" + formatArray(t, elem, ", ", std::string(7, ' '), summarize) + suffix + ")";
+  return withDTypeSuffix("array(" + formatArray(t, elem, ", ", std::string(7, ' '), summarize), suffix);
 }
 
 std::string cEscape(const std::string &s, bool escapeHighBytes) {

@@ -88,8 +88,8 @@ std::optional<DType> dtypeArg(Interpreter &in, const Value &v) {
   if (auto *d = v.as<DTypeObject>()) return d->dtype;
   if (auto *d = v.as<NumpyDTypeObject>()) return d->dtype;
   if (auto *c = v.as<ClassObject>(); c && c->module == "numpy") {
-    for (DType t : {DType::Bool, DType::Int32, DType::Int64, DType::Float32, DType::Float64, DType::String})
-      if (numpyScalarClass(t) == c) return t;
+    for (int t = 0; t < ir::kNumDTypes; ++t)
+      if (numpyScalarClass(DType(t)) == c) return DType(t);
   }
   if (auto *s = v.as<StrObject>()) {
     if (auto t = ir::parseDTypeName(s->s)) return t;

@@ -32,6 +32,13 @@ constexpr NumpyTypeInfo kNumpyTypes[] = {
     {DType::Float32, "float32", "float32", "f", "f", "<f4", 4},
     {DType::Float64, "float64", "float64", "f", "d", "<f8", 8},
     {DType::String, "bytes", "bytes_", "S", "S", "|S0", 0},
+    {DType::Int8, "int8", "int8", "i", "b", "|i1", 1},
+    {DType::Int16, "int16", "int16", "i", "h", "<i2", 2},
+    {DType::UInt8, "uint8", "uint8", "u", "B", "|u1", 1},
+    {DType::UInt16, "uint16", "uint16", "u", "H", "<u2", 2},
+    {DType::UInt32, "uint32", "uint32", "u", "I", "<u4", 4},
+    {DType::UInt64, "uint64", "uint64", "u", "L", "<u8", 8},
+    {DType::Float16, "float16", "float16", "f", "e", "<f2", 2},
 };
 
 const NumpyTypeInfo &info(DType t) {
@@ -41,7 +48,7 @@ const NumpyTypeInfo &info(DType t) {
 }
 
 // This run's numpy classes (owned by TfContext::numpyTypes).
-ClassObject *scalarClasses[8] = {};
+ClassObject *scalarClasses[ir::kNumDTypes] = {};
 std::vector<std::pair<std::string, ClassObject *>> abstractClasses;
 
 }  // namespace
@@ -55,8 +62,8 @@ bool numpySupportsDType(DType t) {
 void requireNumpyDType(Interpreter &in, DType t) {
   if (!numpySupportsDType(t))
     in.raise("NotImplementedError",
-             std::string("numpy arrays of dtype ") + ir::dtypeName(t) + " are not supported by tfs (tfs's numpy has bool, int32, "
-             "int64, float32, float64 and bytes)");
+             std::string("numpy arrays of dtype ") + ir::dtypeName(t) + " are not supported by tfs (tfs's numpy has bool, "
+             "int8/16/32/64, uint8/16/32/64, float16/32/64 and bytes)");
 }
 
 void setNdarrayHooks(const NdarrayHooks &h) { hooks = h; }
@@ -76,6 +83,14 @@ std::optional<DType> parseNumpyDTypeName(std::string_view name) {
   if (name == "single") return DType::Float32;
   if (name == "int" || name == "int_" || name == "long" || name == "intp") return DType::Int64;
   if (name == "intc") return DType::Int32;
+  if (name == "q" || name == "longlong") return DType::Int64;
+  if (name == "byte") return DType::Int8;
+  if (name == "short") return DType::Int16;
+  if (name == "ubyte") return DType::UInt8;
+  if (name == "ushort") return DType::UInt16;
+  if (name == "uintc") return DType::UInt32;
+  if (name == "uint" || name == "uintp" || name == "ulonglong" || name == "Q") return DType::UInt64;
+  if (name == "half") return DType::Float16;
   if (name == "bool8") return DType::Bool;
   if (name == "bytes" || name == "S" || name == "str" || name == "U" || name == "str_" || name == "unicode")
     return DType::String;
@@ -189,7 +204,7 @@ void installNumpyTypes(Interpreter &in, TfContext &c) {
   ClassObject *number = abstract("number", {generic});
   ClassObject *integer = abstract("integer", {number});
   ClassObject *signedInt = abstract("signedinteger", {integer});
-  abstract("unsignedinteger", {integer});
+  ClassObject *unsignedInt = abstract("unsignedinteger", {integer});
   ClassObject *inexact = abstract("inexact", {number});
   ClassObject *floating = abstract("floating", {inexact});
   ClassObject *flexible = abstract("flexible", {generic});
@@ -198,6 +213,7 @@ void installNumpyTypes(Interpreter &in, TfContext &c) {
   for (const auto &i : kNumpyTypes) {
     std::vector<ClassObject *> bases;
     if (i.dtype == DType::Bool) bases = {generic};
+    else if (ir::isUnsigned(i.dtype)) bases = {unsignedInt};
     else if (ir::isInteger(i.dtype)) bases = {signedInt};
     else if (i.dtype == DType::Float64) bases = {floating, pyFloat};
     else if (ir::isFloating(i.dtype)) bases = {floating};

@@ -244,7 +244,12 @@ std::optional<Value> TensorObject::getAttr(Interpreter &in, const std::string &n
         const Tensor &t = self->eager;
         if (axis == t.rank()) {
           switch (t.dtype()) {
-          case DType::Float32: case DType::Float64: return Value::real(t.elementAsDouble(base));
+          case DType::Float16: case DType::Float32: case DType::Float64: return Value::real(t.elementAsDouble(base));
+      case DType::UInt64:
+        if (t.data<uint64_t>()[base] > uint64_t(INT64_MAX))
+          in.raise("NotImplementedError", "a uint64 element above 2**63 - 1 as a Python int is not supported by tfs "
+                                          "(tfs ints are 64-bit)");
+        return Value::integer(t.elementAsInt(base));
           case DType::Bool: return Value::boolean(t.data<bool>()[base]);
           case DType::String: return Value(make<BytesObject>(t.data<std::string>()[base]));
           default: return Value::integer(t.elementAsInt(base));
@@ -507,6 +512,13 @@ std::optional<double> TensorObject::toFloat(Interpreter &in) {
 
 std::optional<int64_t> TensorObject::hash(Interpreter &in) {
   if (!numpy && tensorEqualityActive(in)) in.raise("TypeError", "Tensor is unhashable. Instead, use tensor.ref() as the key.");
+  // numpy scalars hash as the Python numbers they equal (hash(np.uint8(5)) == hash(5)).
+  if (numpy && !zeroDimArray && !symbolic() && eager.rank() == 0 && eager.dtype() != DType::String) {
+    if (eager.dtype() == DType::Bool) return in.hash(Value::boolean(eager.data<bool>()[0]));
+    if (ir::isFloating(eager.dtype())) return in.hash(Value::real(eager.elementAsDouble(0)));
+    if (ir::isInteger(eager.dtype()) && !(eager.dtype() == DType::UInt64 && eager.data<uint64_t>()[0] > uint64_t(INT64_MAX)))
+      return in.hash(Value::integer(eager.elementAsInt(0)));
+  }
   return id;
 }
 
