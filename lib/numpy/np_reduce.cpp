@@ -6,6 +6,7 @@
 // (sum, then divide; var sums the squared deviations) so the floats match.
 #include "ir/element_types.h"
 #include "lib/numpy/reduce_engine.h"
+#include "lib/numpy/ufunc.h"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -177,8 +178,8 @@ Value stddev(Interpreter &in, const Bound &a) {
 
 // argmax / argmin along one axis (None: of the flattened array); the first
 // extreme wins, and the first NaN beats everything.
-Value argExtreme(Interpreter &in, const Bound &a, bool isMax) {
-  Tensor x = widenHalf(asTensor(in, a["a"]));
+Value argExtreme(Interpreter &in, const Bound &a, bool isMax, std::optional<Tensor> input = std::nullopt) {
+  Tensor x = widenHalf(input ? *input : asTensor(in, a["a"]));
   bool flat = a.isNone("axis");
   Shape origShape = x.shape();
   if (flat) x = x.reshaped({x.numElements()});
@@ -225,8 +226,8 @@ Value argExtreme(Interpreter &in, const Bound &a, bool isMax) {
 }
 
 // cumsum / cumprod: sequential along the axis (None: flattened).
-Value cumulative(Interpreter &in, const Bound &a, bool product) {
-  Tensor x = asTensor(in, a["a"]);
+Value cumulative(Interpreter &in, const Bound &a, bool product, std::optional<Tensor> input = std::nullopt) {
+  Tensor x = input ? *input : asTensor(in, a["a"]);
   std::optional<DType> d = dtypeParam(in, a["dtype"]);
   x = cast(x, d.value_or(sumDType(in, x.dtype())));
   bool flat = a.isNone("axis");
@@ -295,9 +296,10 @@ Value nanReduce(Interpreter &in, const Bound &a, ReduceOp op) {
   Input x = input(in, a["a"]);
   auto mask = axisMask(in, a["axis"], x.t.rank());
   bool keep = in.truth(a["keepdims"]);
-  if (op == ReduceOp::Sum) {
+  if (op == ReduceOp::Sum || op == ReduceOp::Prod) {
     DType acc = dtypeParam(in, a["dtype"]).value_or(sumDType(in, x.t.dtype()));
-    return storeOut(in, a["out"], reduceArray(cast(withoutNans(x.t, 0), acc), mask, op, x.mem, keep), "add");
+    Tensor filled = withoutNans(x.t, op == ReduceOp::Sum ? 0 : 1);
+    return storeOut(in, a["out"], reduceArray(cast(filled, acc), mask, op, x.mem, keep), opName(op));
   }
   double fill = op == ReduceOp::Max ? -INFINITY : INFINITY;
   DType original = x.t.dtype();
@@ -340,6 +342,77 @@ Value nanMean(Interpreter &in, const Bound &a) {
   return storeOut(in, a["out"], out, "true_divide");
 }
 
+Tensor isNanMask(const Tensor &x) {
+  Tensor m = Tensor::empty(DType::Bool, x.shape());
+  for (int64_t i = 0; i < x.numElements(); ++i) m.data<bool>()[i] = std::isnan(x.elementAsDouble(i));
+  return m;
+}
+
+// numpy's nanvar step by step (nanfunctions.py): NaNs become 0, the mean of
+// the rest (sum / count, kept dims), deviations with NaNs zeroed, their
+// squares summed and divided by count - ddof (NaN where that is <= 0).
+Tensor nanVariance(Interpreter &in, const Bound &a, Input &x, std::vector<bool> &mask) {
+  if (!ir::isFloating(x.t.dtype())) return variance(in, a, x, mask);
+  std::optional<DType> requested = dtypeParam(in, a["dtype"]);
+  Tensor isnan = isNanMask(x.t);
+  Tensor arr = withoutNans(x.t, 0);
+  DType acc = requested.value_or(arr.dtype());
+  Tensor notNan = Tensor::empty(DType::Int64, x.t.shape());
+  for (int64_t i = 0; i < notNan.numElements(); ++i) notNan.data<int64_t>()[i] = !isnan.data<bool>()[i];
+  Tensor cnt = reduceArray(notNan, mask, ReduceOp::Sum, x.mem, true);
+  Tensor avg = reduceArray(cast(arr, acc), mask, ReduceOp::Sum, x.mem, true);
+  Tensor avgDiv = Tensor::empty(avg.dtype(), avg.shape());
+  for (int64_t i = 0; i < avg.numElements(); ++i) {
+    Tensor one = divideBy(Tensor::fromDoubles(avg.dtype(), {}, {avg.elementAsDouble(i)}), double(cnt.data<int64_t>()[i]), false);
+    visitElementType(avg.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      avgDiv.data<T>()[i] = one.data<T>()[0];
+    });
+  }
+  // np.subtract(arr, avg, out=arr, casting='unsafe'), then NaN places zeroed.
+  Tensor dev = cast(applyBinary(in, Binary::Subtract, newArray(arr), newArray(avgDiv)), arr.dtype());
+  for (int64_t i = 0; i < dev.numElements(); ++i)
+    if (isnan.data<bool>()[i]) visitElementType(dev.dtype(), [&](auto tag) {
+        using T = decltype(tag);
+        if constexpr (!std::is_same_v<T, std::string>) dev.data<T>()[i] = T(0);
+      });
+  Tensor sqr = applyBinary(in, Binary::Multiply, newArray(dev), newArray(dev));
+  bool keep = in.truth(a["keepdims"]);
+  Tensor var = reduceArray(cast(sqr, acc), mask, ReduceOp::Sum, x.mem, keep);
+  int64_t ddof = in.toInt(a["ddof"]);
+  Tensor out = Tensor::empty(var.dtype(), var.shape());
+  for (int64_t i = 0; i < var.numElements(); ++i) {
+    int64_t dof = cnt.data<int64_t>()[i] - ddof;
+    Tensor one = divideBy(Tensor::fromDoubles(var.dtype(), {}, {var.elementAsDouble(i)}), double(dof), var.rank() == 0);
+    if (dof <= 0) one = Tensor::fromDoubles(var.dtype(), {}, {NAN});
+    visitElementType(var.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      out.data<T>()[i] = one.data<T>()[0];
+    });
+  }
+  return out;
+}
+
+Value nanVar(Interpreter &in, const Bound &a, bool root) {
+  Input x = input(in, a["a"]);
+  auto mask = axisMask(in, a["axis"], x.t.rank());
+  Tensor v = nanVariance(in, a, x, mask);
+  if (root) v = applyUnary(in, Unary::Sqrt, newArray(v));
+  return storeOut(in, a["out"], v, root ? "sqrt" : "true_divide");
+}
+
+// nanargmax / nanargmin: NaNs become -inf / +inf; an all-NaN slice is an error.
+Value nanArgExtreme(Interpreter &in, const Bound &a, bool isMax) {
+  Tensor x = asTensor(in, a["a"]);
+  if (!ir::isFloating(x.dtype())) return argExtreme(in, a, isMax);
+  Tensor isnan = isNanMask(x);
+  std::vector<bool> mask = a.isNone("axis") ? std::vector<bool>(x.rank(), true) : axisMask(in, a["axis"], x.rank());
+  Tensor allNan = reduceArray(isnan, mask, ReduceOp::All, cStrides(x.shape()), false);
+  for (int64_t i = 0; i < allNan.numElements(); ++i)
+    if (allNan.data<bool>()[i] && x.numElements() > 0) in.raise("ValueError", "All-NaN slice encountered");
+  return argExtreme(in, a, isMax, withoutNans(x, isMax ? -INFINITY : INFINITY));
+}
+
 }  // namespace
 
 void addReductionFunctions(Defs &defs) {
@@ -378,6 +451,22 @@ void addReductionFunctions(Defs &defs) {
   add("nanmin(a, axis=None, out=None, keepdims=False, initial=!None, where=!True)",
       [](Interpreter &in, const Bound &a) { return nanReduce(in, a, ReduceOp::Min); });
   add("nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=!True)", nanMean);
+  add("nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=!None, where=!True)",
+      [](Interpreter &in, const Bound &a) { return nanReduce(in, a, ReduceOp::Prod); });
+  add("nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=!True)",
+      [](Interpreter &in, const Bound &a) { return nanVar(in, a, false); });
+  add("nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=!True)",
+      [](Interpreter &in, const Bound &a) { return nanVar(in, a, true); });
+  add("nanargmax(a, axis=None, out=None, *, keepdims=False)",
+      [](Interpreter &in, const Bound &a) { return nanArgExtreme(in, a, true); });
+  add("nanargmin(a, axis=None, out=None, *, keepdims=False)",
+      [](Interpreter &in, const Bound &a) { return nanArgExtreme(in, a, false); });
+  add("nancumsum(a, axis=None, dtype=None, out=None)", [](Interpreter &in, const Bound &a) {
+    return cumulative(in, a, false, withoutNans(asTensor(in, a["a"]), 0));
+  });
+  add("nancumprod(a, axis=None, dtype=None, out=None)", [](Interpreter &in, const Bound &a) {
+    return cumulative(in, a, true, withoutNans(asTensor(in, a["a"]), 1));
+  });
 }
 
 }  // namespace tfs::runtime::tf::numpy

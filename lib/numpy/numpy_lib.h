@@ -14,6 +14,10 @@ void installPrintOptions(Interpreter &in, ModuleObject &np);
 // np.save / load / savez / savetxt / loadtxt / genfromtxt (np_npy.cpp, np_text.cpp).
 void addIoFunctions(Defs &defs);
 void addTextFunctions(Defs &defs);
+// np.pad, np.rot90 (np_pad.cpp).
+void addPadFunctions(Defs &defs);
+// np.convolve, np.correlate, np.cov, np.corrcoef (np_correlate.cpp).
+void addCorrelateFunctions(Defs &defs);
 // np.einsum, np.isin, np.digitize, np.interp (np_einsum.cpp).
 void addEinsumFunctions(Defs &defs);
 // An object whose attributes are the functions of a module built for its

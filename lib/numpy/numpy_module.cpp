@@ -39,6 +39,8 @@ const Defs &allDefs() {
     addTypeFunctions(d);
     addIoFunctions(d);
     addEinsumFunctions(d);
+    addPadFunctions(d);
+    addCorrelateFunctions(d);
     return d;
   }();
   return defs;

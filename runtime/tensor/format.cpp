@@ -17,10 +17,12 @@ std::string bytesRepr(const std::string &s);
 
 namespace {
 
-constexpr int kPrecision = 8;
-constexpr int64_t kThreshold = 1000;
-constexpr int64_t kEdgeItems = 3;
-constexpr size_t kLineWidth = 75;
+NumpyPrintOptions printOptions;
+
+int precisionOption() { return printOptions.precision; }
+int64_t edgeItemsOption() { return printOptions.edgeitems; }
+size_t lineWidthOption() { return size_t(std::max<int64_t>(printOptions.linewidth, 1)); }
+bool summarizes(const Tensor &t) { return double(t.numElements()) > printOptions.threshold; }
 
 // Shortest round-trip digits of v (in its own precision): digits and
 // decimal exponent such that v = 0.d1d2... * 10^(exp+1) -> d1.d2.. e exp.
@@ -93,11 +95,12 @@ template <class T> std::pair<std::string, std::string> positional(T v, bool forc
   int n = int(d.digits.size());
   int frac = std::max(0, n - 1 - d.exp);
   std::string text;
-  if (frac > kPrecision) {
+  if (frac > precisionOption()) {
     char buf[512];
-    auto r = std::to_chars(buf, buf + sizeof buf, std::fabs(asDouble(v)), std::chars_format::fixed, kPrecision);
+    auto r = std::to_chars(buf, buf + sizeof buf, std::fabs(asDouble(v)), std::chars_format::fixed, precisionOption());
     text.assign(buf, r.ptr);
-    while (!text.empty() && text.back() == '0') text.pop_back();
+    if (text.find('.') == std::string::npos) text += ".";  // precision 0
+    while (text.back() == '0') text.pop_back();
   } else if (d.digits == "0") {
     text = "0.";
   } else if (d.exp < 0) {
@@ -119,10 +122,10 @@ template <class T> std::pair<std::string, std::string> positional(T v, bool forc
 // shortest reprs are rounded (from the exact value) and trailing zeros trimmed.
 template <class T> Digits scientific(T v) {
   Digits d = shortestDigits(v);
-  if (int(d.digits.size()) - 1 <= kPrecision) return d;
+  if (int(d.digits.size()) - 1 <= precisionOption()) return d;
   char buf[64];
   auto r = std::to_chars(buf, buf + sizeof buf, std::fabs(asDouble(v)), std::chars_format::scientific,
-                         kPrecision);
+                         precisionOption());
   std::string text(buf, r.ptr);  // d.dddddddde±XX
   size_t e = text.find('e');
   std::string digits = text.substr(0, 1) + text.substr(2, e - 2);
@@ -153,7 +156,7 @@ public:
         minAbs = std::min(minAbs, std::fabs(x));
       }
     }
-    exp_ = any && (maxAbs >= 1e8 || minAbs < 0.0001 || maxAbs / minAbs > 1000.0);
+    exp_ = any && (maxAbs >= 1e8 || (!printOptions.suppress && (minAbs < 0.0001 || maxAbs / minAbs > 1000.0)));
     if (exp_) {
       for (T v : finite_) {
         Digits d = scientific(v);
@@ -172,14 +175,15 @@ public:
     }
     if (anyNonFinite) {
       int offset = padRight_ + 1;
-      padLeft_ = std::max({padLeft_, 3 - offset, 3 + (negInf ? 1 : 0) - offset});
+      int nanLen = int(printOptions.nanstr.size()), infLen = int(printOptions.infstr.size());
+      padLeft_ = std::max({padLeft_, nanLen - offset, infLen + (negInf ? 1 : 0) - offset});
     }
   }
 
   std::string operator()(T v) const {
     double x = asDouble(v);
     if (!std::isfinite(x)) {
-      std::string s = nonFinite(v);
+      std::string s = std::isnan(x) ? printOptions.nanstr : (x < 0 ? "-" : "") + printOptions.infstr;
       if (forceSign_ && s[0] != '-') s = "+" + s;
       int w = padLeft_ + padRight_ + 1;
       return std::string(size_t(std::max(0, w - int(s.size()))), ' ') + s;
@@ -237,7 +241,7 @@ void edgeIndices(const std::vector<int64_t> &shape, bool summarize, size_t axis,
   for (size_t d = axis + 1; d < shape.size(); ++d) stride *= shape[d];
   int64_t n = shape[axis];
   for (int64_t i = 0; i < n; ++i) {
-    if (summarize && n > 2 * kEdgeItems && i == kEdgeItems) i = n - kEdgeItems;
+    if (summarize && n > 2 * edgeItemsOption() && i == edgeItemsOption()) i = n - edgeItemsOption();
     edgeIndices(shape, summarize, axis + 1, base + i * stride, out);
   }
 }
@@ -299,8 +303,10 @@ void extendLine(std::string &s, std::string &line, const std::string &word, size
 }
 
 // numpy's _formatArray recursion.
+// `suffixWidth`: what follows the array on its last line (numpy's array2string
+// takes it off the line width: 1 for repr's "," or ")").
 std::string formatArray(const Tensor &t, const ElementFormatter &fmtElem, const std::string &sep,
-                        const std::string &prefix, bool summarize) {
+                        const std::string &prefix, bool summarize, size_t suffixWidth = 0) {
   const auto &shape = t.shape();
   std::vector<int64_t> strides(shape.size(), 1);
   for (size_t d = shape.size(); d-- > 1;) strides[d - 1] = strides[d] * shape[d];
@@ -313,8 +319,8 @@ std::string formatArray(const Tensor &t, const ElementFormatter &fmtElem, const 
     std::string nextHanging = hanging + " ";
     size_t nextWidth = width - 1;
     int64_t n = shape[axis];
-    bool showSummary = summarize && 2 * kEdgeItems < n;
-    int64_t leading = showSummary ? kEdgeItems : 0, trailing = showSummary ? kEdgeItems : n;
+    bool showSummary = summarize && 2 * edgeItemsOption() < n;
+    int64_t leading = showSummary ? edgeItemsOption() : 0, trailing = showSummary ? edgeItemsOption() : n;
     size_t axesLeft = shape.size() - axis;
     std::string s;
     auto child = [&](int64_t i) { return rec(axis + 1, base + i * strides[axis], nextHanging, nextWidth); };
@@ -344,10 +350,12 @@ std::string formatArray(const Tensor &t, const ElementFormatter &fmtElem, const 
     }
     return "[" + s.substr(std::min(hanging.size(), s.size())) + "]";
   };
-  return rec(0, 0, prefix, kLineWidth);
+  return rec(0, 0, prefix, lineWidthOption() > suffixWidth ? lineWidthOption() - suffixWidth : 1);
 }
 
 }  // namespace
+
+NumpyPrintOptions &numpyPrintOptions() { return printOptions; }
 
 std::string pythonFloatRepr(double v) {
   if (!std::isfinite(v)) return nonFinite(v);
@@ -398,7 +406,7 @@ std::string formatScalar(const Tensor &t, int64_t i) {
 
 std::string formatNumpy(const Tensor &t) {
   if (t.rank() == 0) return formatScalar(t, 0);
-  bool summarize = t.numElements() > kThreshold;
+  bool summarize = summarizes(t);
   std::vector<int64_t> idx;
   edgeIndices(t.shape(), summarize, 0, 0, idx);
   if (t.numElements() == 0) return "[]";
@@ -413,7 +421,7 @@ std::string withDTypeSuffix(const std::string &body, const std::string &suffix) 
   std::string withComma = body + ",";
   size_t lastLine = withComma.size() - (withComma.rfind('\n') + 1);
   std::string dtypeText = suffix.substr(2) + ")";  // "dtype=float32)"
-  std::string spacer = lastLine + dtypeText.size() + 1 > size_t(kLineWidth) ? "\n      " : " ";
+  std::string spacer = lastLine + dtypeText.size() + 1 > lineWidthOption() ? "\n      " : " ";
   return withComma + spacer + dtypeText;
 }
 }  // namespace
@@ -436,14 +444,14 @@ std::string formatNumpyRepr(const Tensor &t) {
     std::string shape = t.rank() == 1 ? "" : fmt::format(", shape=({})", fmt::join(t.shape(), ", "));
     return "array([]" + shape + (dtypeSuffix.empty() ? ", dtype=" + std::string(ir::dtypeName(t.dtype())) : dtypeSuffix) + ")";
   }
-  bool summarize = t.numElements() > kThreshold;
+  bool summarize = summarizes(t);
   std::vector<int64_t> idx;
   edgeIndices(t.shape(), summarize, 0, 0, idx);
   auto f = makeFormatter(t, idx, true);
   ElementFormatter elem = f;
   if (t.dtype() == DType::Bool)
     elem = [&t](int64_t i) { return std::string(t.data<bool>()[i] ? " True" : "False"); };
-  std::string body = formatArray(t, elem, ", ", std::string(7, ' '), summarize);
+  std::string body = formatArray(t, elem, ", ", std::string(7, ' '), summarize, 1);
   return withDTypeSuffix("array(" + body, dtypeSuffix);
 }
 
@@ -459,9 +467,9 @@ std::string formatNumpyText(const Tensor &t, const std::function<std::string(con
     std::string shape = t.rank() == 1 ? "" : fmt::format(", shape=({})", fmt::join(t.shape(), ", "));
     return "array([]" + shape + suffix + ")";
   }
-  bool summarize = t.numElements() > kThreshold;
+  bool summarize = summarizes(t);
   if (!repr) return formatArray(t, elem, " ", " ", summarize);
-  return withDTypeSuffix("array(" + formatArray(t, elem, ", ", std::string(7, ' '), summarize), suffix);
+  return withDTypeSuffix("array(" + formatArray(t, elem, ", ", std::string(7, ' '), summarize, 1), suffix);
 }
 
 std::string cEscape(const std::string &s, bool escapeHighBytes) {

@@ -18,6 +18,19 @@
 
 namespace tfs::runtime {
 
+// numpy's print options (np.set_printoptions), which numpy's array printing
+// and TF's tensor printing (through numpy) both follow. One set per process,
+// as numpy's are per process.
+struct NumpyPrintOptions {
+  int precision = 8;
+  double threshold = 1000;  // summarize above this many elements (inf: never)
+  int64_t edgeitems = 3;
+  int64_t linewidth = 75;
+  bool suppress = false;
+  std::string nanstr = "nan", infstr = "inf";
+};
+NumpyPrintOptions &numpyPrintOptions();
+
 std::string formatNumpy(const Tensor &t);
 std::string formatNumpyRepr(const Tensor &t);
 // String elements print in double quotes, C-escaped (`["a" "b c"]`), except
