@@ -427,6 +427,50 @@ Value bincount(Interpreter &in, const Bound &b) {
 
 }  // namespace
 
+namespace {
+// np.lexsort: a stable argsort by the last key, ties broken by the one
+// before it, and so on (numpy's order: NaN last). Keys are 1-d arrays of one
+// length, given as a sequence or as the rows of a 2-d array.
+Value lexsort(Interpreter &in, const Bound &b) {
+  std::vector<Tensor> keys;
+  if (TensorObject *a = ndarrayOf(b["keys"]); a && a->eager.rank() == 2) {
+    Tensor t = a->eager;
+    int64_t n = t.shape()[1];
+    for (int64_t k = 0; k < t.shape()[0]; ++k) {
+      std::vector<int64_t> flat(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) flat[size_t(i)] = k * n + i;
+      keys.push_back(gather(t, {n}, flat));
+    }
+  } else {
+    for (const Value &k : in.toList(b["keys"])) keys.push_back(asTensor(in, k));
+  }
+  if (keys.empty()) in.raise("TypeError", "need sequence of keys with len > 0 in lexsort");
+  int64_t axis = in.toInt(b["axis"]);
+  for (const Tensor &k : keys) {
+    if (k.rank() != 1)
+      in.raise("NotImplementedError", "np.lexsort of keys that are not 1-d is not supported by tfs");
+    if (k.numElements() != keys[0].numElements()) in.raise("ValueError", "all keys need to be the same shape");
+  }
+  if (axis != -1 && axis != 0) raiseAxisError(in, axis, 1);
+  int64_t n = keys[0].numElements();
+  std::vector<int64_t> order(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) order[size_t(i)] = i;
+  // Sorting by each key from the first to the last, stably, leaves the last
+  // key primary.
+  for (const Tensor &k : keys) {
+    visitElementType(k.dtype() == DType::Float16 ? DType::Float32 : k.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      Tensor key = k.dtype() == DType::Float16 ? widenHalf(k) : k;
+      const T *p = key.data<T>();
+      std::stable_sort(order.begin(), order.end(), [p](int64_t x, int64_t y) { return lessThan(p[x], p[y]); });
+    });
+  }
+  Tensor out = Tensor::empty(DType::Int64, {n});
+  std::copy(order.begin(), order.end(), out.data<int64_t>());
+  return newArray(out);
+}
+}  // namespace
+
 void addSortFunctions(Defs &defs) {
   auto add = [&](const char *sig, SignedFn fn) { defs.push_back({sig, std::move(fn)}); };
   add("sort(a, axis=-1, kind=None, order=None)", sortFn);
@@ -442,6 +486,7 @@ void addSortFunctions(Defs &defs) {
       [](Interpreter &in, const Bound &b) { return quantiles(in, b, false); });
   add("average(a, axis=None, weights=None, returned=False, *, keepdims=False)", average);
   add("bincount(x, /, weights=None, minlength=0)", bincount);
+  add("lexsort(keys, axis=-1)", lexsort);
 }
 
 }  // namespace tfs::runtime::tf::numpy

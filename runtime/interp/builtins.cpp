@@ -1,6 +1,7 @@
 // Built-in functions and types: print, input, len, range, the numeric and
 // container constructors, isinstance, sorted, min/max/sum, zip/enumerate,
 // property/staticmethod/classmethod, super, the exception hierarchy.
+#include "runtime/interp/unicode_digits.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/int_literal.h"
 #include "runtime/interp/codecs.h"
@@ -252,7 +253,7 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
       if (!text) in.raise("TypeError", "int() can't convert non-string with explicit base");
       int64_t base = in.toInt(a[1]);
       if (base != 0 && (base < 2 || base > 36)) in.raise("ValueError", "int() base must be >= 2 and <= 36, or 0");
-      IntLiteral lit = parseIntLiteral(*text, int(base));
+      IntLiteral lit = parseIntLiteral(a[0].as<StrObject>() ? asciiNumberText(*text) : *text, int(base));
       if (lit.status == IntLiteral::Status::Overflow) in.raiseIntTooLarge();
       if (lit.status == IntLiteral::Status::Invalid)
         in.raise("ValueError", fmt::format("invalid literal for int() with base {}: {}", base, in.repr(a[0])));

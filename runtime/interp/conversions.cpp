@@ -1,6 +1,7 @@
 // Value conversions of the object protocol (protocol.cpp): hash(),
 // __index__, int() and float() with CPython's rules and messages, and
 // isinstance against a class.
+#include "runtime/interp/unicode_digits.h"
 #include "runtime/tensor/allocator.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/int_literal.h"
@@ -87,7 +88,7 @@ int64_t Interpreter::toInt(const Value &v) {
     return int64_t(d);
   }
   if (auto *s = v.as<StrObject>()) {
-    IntLiteral lit = parseIntLiteral(s->s, 10);
+    IntLiteral lit = parseIntLiteral(asciiNumberText(s->s), 10);
     if (lit.status == IntLiteral::Status::Overflow) raiseIntTooLarge();
     if (lit.status == IntLiteral::Status::Invalid)
       raise("ValueError", fmt::format("invalid literal for int() with base 10: {}", repr(v)));
@@ -160,7 +161,7 @@ double Interpreter::toFloat(const Value &v) {
   if (auto *s = v.as<StrObject>()) text = &s->s;
   else if (auto *b = v.as<BytesObject>()) text = &b->s;
   if (text) {
-    std::optional<double> d = parseFloatLiteral(*text);
+    std::optional<double> d = parseFloatLiteral(v.as<StrObject>() ? asciiNumberText(*text) : *text);
     if (!d) raise("ValueError", fmt::format("could not convert string to float: {}", repr(v)));
     return *d;
   }

@@ -385,6 +385,14 @@ Flow Evaluator::exec(const Stmt &s) {
     } else if (auto *l = cur.as<ListObject>(); l && a.op == BinOpKind::Add) {
       for (auto &x : in.toList(rhs)) l->items.push_back(x);
       result = cur;
+    } else if (cur.as<ListObject>() && a.op == BinOpKind::Mul) {
+      // list *= n and bytearray += / *= change the object itself (every
+      // name bound to it sees the change), as CPython's in-place slots do.
+      cur.as<ListObject>()->items = in.binary(astBinOp(a.op), cur, rhs).as<ListObject>()->items;
+      result = cur;
+    } else if (auto *ba = cur.as<BytesObject>(); ba && ba->isMutable && (a.op == BinOpKind::Add || a.op == BinOpKind::Mul)) {
+      ba->s = in.binary(astBinOp(a.op), cur, rhs).as<BytesObject>()->s;
+      result = cur;
     } else {
       result = in.binary(astBinOp(a.op), cur, rhs);
     }

@@ -1,5 +1,6 @@
 // Methods of built-in types: str, bytes, list, tuple, dict, set, property.
 // Each is looked up by name on attribute access and bound to its receiver.
+#include "runtime/interp/unicode_digits.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/codecs.h"
 #include "runtime/interp/signature.h"
@@ -271,7 +272,21 @@ Value strMethod(Interpreter &in, const std::string &s, const std::string &name, 
     for (unsigned char c : s) if (!pred(c)) return Value::boolean(false);
     return Value::boolean(true);
   };
-  if (name == "isdigit" || name == "isnumeric" || name == "isdecimal") return all([](unsigned char c) { return std::isdigit(c) != 0; });
+  if (name == "isdigit" || name == "isdecimal") {
+    // Unicode's digits (unicode_digits.h): '٣'.isdecimal() is True, '²'.isdigit() too.
+    bool digit = name == "isdigit", any = false;
+    for (size_t i = 0; i < s.size();) {
+      char32_t cp = nextCodePoint(s, i);
+      if (!(digit ? isUnicodeDigit(cp) : unicodeDecimalValue(cp) >= 0)) return Value::boolean(false);
+      any = true;
+    }
+    return Value::boolean(any);
+  }
+  if (name == "isnumeric") {
+    if (std::any_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
+      in.raise("NotImplementedError", "str.isnumeric() of non-ASCII text is not supported by tfs");
+    return all([](unsigned char c) { return std::isdigit(c) != 0; });
+  }
   if (name == "isalpha") return all([](unsigned char c) { return std::isalpha(c) != 0 || c >= 0x80; });
   if (name == "isalnum") return all([](unsigned char c) { return std::isalnum(c) != 0 || c >= 0x80; });
   if (name == "isspace") return all([](unsigned char c) { return std::isspace(c) != 0; });
