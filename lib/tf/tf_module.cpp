@@ -657,6 +657,19 @@ Value makeTfModule(Interpreter &in, bool v1) {
       for (const Alias &alias : kAliases)
         if (name == alias.name) return in.getAttr(in.getAttr(in.importModule("tensorflow"), alias.module), alias.attr);
     if (name == "TensorArray") return in.getAttr(importPreludeModule(in, "_tf_tensor_array"), name);
+    // tf.sparse and tf.SparseTensor (lib/tf/sparse/_tf_sparse.tfs).
+    if (name == "SparseTensor" || name == "SparseTensorSpec") return preludeApi(in, "_tf_sparse", "sparse_api", name);
+    if (name == "sparse") {
+      auto sparse = make<ModuleObject>("tensorflow.sparse");
+      sparse->lazy = [](Interpreter &in, const std::string &n) -> std::optional<Value> {
+        if (auto f = preludeApi(in, "_tf_sparse", "sparse_api", n)) return f;
+        Value missing = in.getAttr(importPreludeModule(in, "_tf_sparse"), "sparse_missing");
+        for (const Value &m : in.toList(missing))
+          if (in.str(m) == n) in.raise("NotImplementedError", fmt::format("tf.sparse.{} is not supported by tfs", n));
+        return std::nullopt;
+      };
+      return Value(sparse);
+    }
     if (name == "device") return in.getAttr(importPreludeModule(in, "_tf_device"), name);
     // tf.summary and tf.profiler (lib/tf/summary/_tf_summary.tfs).
     if (name == "summary" || name == "profiler")

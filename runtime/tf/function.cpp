@@ -152,6 +152,24 @@ std::string argsText(Interpreter &in, const std::vector<Value> &args) {
   return s;
 }
 
+// A composite argument's stand-in: its components as parameters of the
+// shapes its class leaves open (function_key.h).
+Value symbolizeComposite(Interpreter &in, const Value &v, GraphScope &g, const std::string &name) {
+  std::vector<Value> components = in.toList(compositeComponents(in, v));
+  std::vector<Value> shapes = in.toList(compositeComponentShapes(in, v));
+  std::vector<Value> parts;
+  for (size_t i = 0; i < components.size(); ++i) {
+    auto *t = components[i].as<TensorObject>();
+    if (!t || i >= shapes.size()) in.raise("TypeError", "a composite tensor's components must be tensors");
+    ir::Shape shape;
+    for (const Value &d : in.toList(shapes[i])) shape.dims.push_back(d.isNone() ? -1 : in.toInt(d));
+    std::string pname = i == 0 ? name : fmt::format("{}_{}", name, i);
+    ir::Value *p = g.function().addParam(ir::TensorType{t->dtype(), shape}, pname);
+    parts.push_back(Value(wrapSym(p, &g, pname)));
+  }
+  return compositeFromComponents(in, Value(v.as<InstanceObject>()->klass), in.list(parts), compositeTypeKey(in, v));
+}
+
 // Symbolic stand-ins for tensor arguments, named after the parameters.
 Value symbolize(Interpreter &in, const Value &v, GraphScope &g, const std::string &name, std::vector<Tensor> *feeds,
                 const std::vector<ir::Shape> *sigShapes, size_t &sigIndex) {
@@ -183,6 +201,7 @@ Value symbolize(Interpreter &in, const Value &v, GraphScope &g, const std::strin
     for (auto &[k, x] : d->items()) out->set(in, k, *sym->get(in, k));
     return Value(out);
   }
+  if (isComposite(v)) return symbolizeComposite(in, v, g, name);
   return v;
 }
 
@@ -194,6 +213,8 @@ void tensorArgs(Interpreter &in, const Value &v, std::vector<Tensor> &out, std::
     for (auto &x : in.toList(v)) tensorArgs(in, x, out, ids);
   } else if (auto *d = v.as<DictObject>()) {
     for (auto &[k, x] : nestItems(*d)) tensorArgs(in, x, out, ids);
+  } else if (isComposite(v)) {
+    tensorArgs(in, compositeComponents(in, v), out, ids);
   }
 }
 
@@ -227,6 +248,10 @@ Value collectOutputs(Interpreter &in, const Value &v, GraphScope &g, std::vector
     for (auto &[k, x] : d->items()) items.push_back(in.tuple({k, collectOutputs(in, x, g, outs)}));
     return in.tuple({in.str("dict"), in.tuple(items)});
   }
+  if (isComposite(v)) {
+    Value parts = collectOutputs(in, compositeComponents(in, v), g, outs);
+    return in.tuple({in.str("composite"), Value(v.as<InstanceObject>()->klass), parts, compositeTypeKey(in, v)});
+  }
   return in.tuple({in.str("object"), v});
 }
 
@@ -244,6 +269,7 @@ std::string outputSpecText(Interpreter &in, const Value &s, const std::vector<ir
   std::string kind = in.str(t->items[0]);
   if (kind == "none") return "None";
   if (kind == "object") return in.repr(t->items[1]);
+  if (kind == "composite") return t->items[1].as<ClassObject>()->name;
   std::string out = kind == "dict" ? "Dict[" : kind == "list" ? "List[" : "Tuple[";
   bool first = true;
   for (auto &x : in.toList(t->items[1])) {
@@ -265,6 +291,8 @@ Value rebuildOutputs(Interpreter &in, const Value &s, const std::vector<Value> &
   std::string kind = in.str(t->items[0]);
   if (kind == "none") return Value();
   if (kind == "object") return t->items[1];
+  if (kind == "composite")
+    return compositeFromComponents(in, t->items[1], rebuildOutputs(in, t->items[2], results), t->items[3]);
   std::vector<Value> items;
   if (kind == "dict") {
     auto d = make<DictObject>();

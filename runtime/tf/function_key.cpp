@@ -25,6 +25,28 @@ std::vector<std::pair<Value, Value>> nestItems(const DictObject &d) {
   return items;
 }
 
+bool isComposite(const Value &v) {
+  auto *inst = v.as<InstanceObject>();
+  if (!inst) return false;
+  for (const ClassObject *c : inst->klass->mro)
+    if (c->dict.count("_tfs_components")) return true;
+  return false;
+}
+
+Value compositeComponents(Interpreter &in, const Value &v) {
+  return in.call(in.getAttr(v, "_tfs_components"), {});
+}
+
+Value compositeTypeKey(Interpreter &in, const Value &v) { return in.call(in.getAttr(v, "_tfs_type_key"), {}); }
+
+Value compositeComponentShapes(Interpreter &in, const Value &v) {
+  return in.call(in.getAttr(v, "_tfs_component_shapes"), {});
+}
+
+Value compositeFromComponents(Interpreter &in, const Value &cls, const Value &components, const Value &typeKey) {
+  return in.call(in.getAttr(cls, "_tfs_from_components"), std::vector<Value>{components, typeKey});
+}
+
 namespace {
 
 // The cache key of one argument, appended to `key` as bytes (no formatting:
@@ -80,6 +102,13 @@ void keyOf(Interpreter &in, const Value &v, std::string &key, std::vector<ir::Sh
       keyOf(in, x, key, shapes);
     }
     key += '}';
+  } else if (isComposite(v)) {
+    key += 'C';
+    appendBytes(key, static_cast<const void *>(v.as<InstanceObject>()->klass.get()));
+    keyOf(in, compositeTypeKey(in, v), key, nullptr);
+    keyOf(in, compositeComponentShapes(in, v), key, nullptr);
+    for (const Value &c : in.toList(compositeComponents(in, v)))
+      if (auto *t = c.as<TensorObject>()) key += char(t->dtype());
   } else if (auto *s = v.as<StrObject>()) {
     key += 's';
     appendBytes(key, s->s.size());
@@ -122,7 +151,7 @@ std::string_view callKey(Interpreter &in, std::span<const Value> args, const Kwa
 // object that would then hit the entry traced for the first.
 void identityKeyed(Interpreter &in, const Value &v, std::vector<Value> &out) {
   if (v.tag() != Value::Tag::Obj || v.as<TensorObject>() || v.as<VariableObject>() || v.as<StrObject>() ||
-      v.as<BytesObject>())
+      v.as<BytesObject>() || isComposite(v))
     return;
   if (v.as<ListObject>() || v.as<TupleObject>()) {
     for (auto &x : in.toList(v)) identityKeyed(in, x, out);

@@ -27,4 +27,16 @@ std::string_view callKey(Interpreter &in, std::span<const Value> args, const Kwa
 // another object that would then hit the entry traced for the first.
 void identityKeyed(Interpreter &in, const Value &v, std::vector<Value> &out);
 
+// A composite tensor (tf.SparseTensor, tf.RaggedTensor: library classes that
+// define `_tfs_components`): tf.function sees it as its component tensors
+// (a flat list) with the shapes `_tfs_component_shapes()` gives (None for a
+// dim the trace leaves open, as TF's TypeSpec does), keys it by those
+// shapes, the components' dtypes and `_tfs_type_key()`, and rebuilds it
+// with the class's `_tfs_from_components(components, type_key)`.
+bool isComposite(const Value &v);
+Value compositeComponents(Interpreter &in, const Value &v);  // a list
+Value compositeTypeKey(Interpreter &in, const Value &v);
+Value compositeComponentShapes(Interpreter &in, const Value &v);  // a list of lists
+Value compositeFromComponents(Interpreter &in, const Value &cls, const Value &components, const Value &typeKey);
+
 }  // namespace tfs::runtime::tf
