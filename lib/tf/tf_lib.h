@@ -43,6 +43,11 @@ std::pair<int64_t, int64_t> statelessSeedPair(Interpreter &in, const Value &seed
 // tf.errors: OpError and its subclasses (errors.cpp).
 void installErrors(Interpreter &in, ModuleObject &errors);
 void installComplexOps(Interpreter &in, ModuleObject &tf, ModuleObject &math);
+// TF's dispatch of elementwise math, reductions, concat and stack for
+// composite tensors such as tf.RaggedTensor (composite_dispatch.cpp); run
+// after the modules' native functions are installed.
+void installCompositeDispatch(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObject &nn,
+                              ModuleObject &strings);
 void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf);
 void installSavedModel(Interpreter &in, ModuleObject &tf);
 // numpy.random (numpy_random.cpp): numpy's legacy generator, draw for draw.

@@ -594,6 +594,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
     return preludeApi(in, "_tf_config", "config_api", name);
   };
   installAutograph(in, *tf);
+  installCompositeDispatch(in, *tf, *math, *nn, *strings);
   installCustomGradient(in, *tf);
   installSavedModel(in, *tf);
   // Converted code (AutoGraph) calls the operators of module `ag`.
@@ -657,18 +658,24 @@ Value makeTfModule(Interpreter &in, bool v1) {
       for (const Alias &alias : kAliases)
         if (name == alias.name) return in.getAttr(in.getAttr(in.importModule("tensorflow"), alias.module), alias.attr);
     if (name == "TensorArray") return in.getAttr(importPreludeModule(in, "_tf_tensor_array"), name);
-    // tf.sparse and tf.SparseTensor (lib/tf/sparse/_tf_sparse.tfs).
+    // tf.sparse / tf.SparseTensor (lib/tf/sparse/_tf_sparse.tfs) and
+    // tf.ragged / tf.RaggedTensor (lib/tf/ragged/_ragged_dispatch.tfs).
     if (name == "SparseTensor" || name == "SparseTensorSpec") return preludeApi(in, "_tf_sparse", "sparse_api", name);
-    if (name == "sparse") {
-      auto sparse = make<ModuleObject>("tensorflow.sparse");
-      sparse->lazy = [](Interpreter &in, const std::string &n) -> std::optional<Value> {
-        if (auto f = preludeApi(in, "_tf_sparse", "sparse_api", n)) return f;
-        Value missing = in.getAttr(importPreludeModule(in, "_tf_sparse"), "sparse_missing");
-        for (const Value &m : in.toList(missing))
-          if (in.str(m) == n) in.raise("NotImplementedError", fmt::format("tf.sparse.{} is not supported by tfs", n));
+    if (name == "RaggedTensor" || name == "RaggedTensorSpec")
+      return preludeApi(in, "_ragged_dispatch", "ragged_api", name);
+    for (auto [module, prelude, table, missing] :
+         {std::tuple{"sparse", "_tf_sparse", "sparse_api", "sparse_missing"},
+          std::tuple{"ragged", "_ragged_dispatch", "ragged_api", "ragged_missing"}}) {
+      if (name != module) continue;
+      auto m = make<ModuleObject>(std::string("tensorflow.") + module);
+      std::string mod = module, file = prelude, api = table, lacking = missing;  // clang-14: no structured-binding captures
+      m->lazy = [mod, file, api, lacking](Interpreter &in, const std::string &n) -> std::optional<Value> {
+        if (auto f = preludeApi(in, file.c_str(), api.c_str(), n)) return f;
+        for (const Value &x : in.toList(in.getAttr(importPreludeModule(in, file), lacking)))
+          if (in.str(x) == n) in.raise("NotImplementedError", fmt::format("tf.{}.{} is not supported by tfs", mod, n));
         return std::nullopt;
       };
-      return Value(sparse);
+      return Value(m);
     }
     if (name == "device") return in.getAttr(importPreludeModule(in, "_tf_device"), name);
     // tf.summary and tf.profiler (lib/tf/summary/_tf_summary.tfs).

@@ -310,6 +310,7 @@ Ref<ClassObject> Interpreter::typeOf(const Value &v) {
   if (v.as<DictObject>()) return cls("dict");
   if (auto *s = v.as<SetObject>()) return cls(s->frozen ? "frozenset" : "set");
   if (v.as<RangeObject>()) return cls("range");
+  if (v.as<SliceObject>()) return cls("slice");
   if (v.as<ClassObject>()) return cls("type");
   return hiddenType(v.obj()->typeName());
 }

@@ -636,6 +636,30 @@ std::optional<Value> builtinMethod(Interpreter &in, const Value &self, const std
     if (name == "fdel") return p->deleter;
     if (name == "__doc__") return p->doc.isNone() && !p->getter.isNone() ? in.getAttrOpt(p->getter, "__doc__").value_or(Value()) : p->doc;
   }
+  if (auto *sl = self.as<SliceObject>()) {
+    if (name == "start") return sl->lower;
+    if (name == "stop") return sl->upper;
+    if (name == "step") return sl->step;
+    if (name == "indices")
+      return bind([](Interpreter &in, const Value &s, const std::string &, Args a, const Kwargs &) -> Value {
+        // CPython's slice.indices(length): the bounds clamped to the length.
+        const auto *sl = s.as<SliceObject>();
+        if (a.size() != 1) in.raise("TypeError", fmt::format("indices() takes exactly one argument ({} given)", a.size()));
+        int64_t length = in.toInt(a[0]);
+        if (length < 0) in.raise("ValueError", "length should not be negative");
+        int64_t step = sl->step.isNone() ? 1 : in.toInt(sl->step);
+        if (step == 0) in.raise("ValueError", "slice step cannot be zero");
+        int64_t lo = step < 0 ? -1 : 0, hi = step < 0 ? length - 1 : length;
+        auto clamp = [&](const Value &b, int64_t dflt) {
+          if (b.isNone()) return dflt;
+          int64_t x = in.toInt(b);
+          if (x < 0) return std::max(x + length, lo);
+          return std::min(x, hi);
+        };
+        int64_t start = clamp(sl->lower, step < 0 ? hi : lo), stop = clamp(sl->upper, step < 0 ? lo : hi);
+        return in.tuple({Value::integer(start), Value::integer(stop), Value::integer(step)});
+      });
+  }
   if (auto *r = self.as<RangeObject>()) {
     if (name == "start") return Value::integer(r->start);
     if (name == "stop") return Value::integer(r->stop);

@@ -89,6 +89,8 @@ std::string Interpreter::repr(const Value &v) {
   if (auto *r = v.as<RangeObject>())
     return r->step == 1 ? fmt::format("range({}, {})", r->start, r->stop)
                         : fmt::format("range({}, {}, {})", r->start, r->stop, r->step);
+  if (auto *sl = v.as<SliceObject>())
+    return fmt::format("slice({}, {}, {})", repr(sl->lower), repr(sl->upper), repr(sl->step));
   if (auto *c = v.as<ClassObject>()) {
     if (auto m = metaclassMethod(*this, v, "__repr__")) return str(call(*m, {}));
     if (!c->module.empty()) return fmt::format("<class '{}.{}'>", c->module, c->name);
