@@ -13,6 +13,7 @@ const char *kHelpText = R"(Usage: tfs [OPTION]... FILE.tfs [ARG]...
   or:  tfs [OPTION]... -c CODE [ARG]...
   or:  tfs [OPTION]... - [ARG]...
   or:  tfs graph [OPTION]... FILE.tfs [-o PICTURE]
+  or:  tfs inspect DIR
   or:  tfs
 Compile and run TensorFlow-style Python scripts (.tfs files).
 
@@ -28,6 +29,9 @@ Commands:
                          every tf.compat.v1 graph a Session ran) into one
                          picture with Graphviz: -o out.svg (or .png, .pdf;
                          .dot writes the Graphviz text); default FILE.svg
+  inspect DIR            print a SavedModel directory's signatures (inputs,
+                         outputs, as `saved_model_cli show --all` does) and
+                         its variables
   (no script)            an interactive prompt when stdin is a terminal
                          (line editing, history, expression values echoed
                          as Python's prompt does); otherwise the script is
@@ -112,6 +116,19 @@ std::optional<DriverOptions> parseCommandLine(const std::vector<std::string> &ar
   else if (!args.empty() && args[0] == "graph") {
     o.command = Command::Graph;
     i = 1;
+  } else if (!args.empty() && args[0] == "inspect") {
+    // tfs inspect DIR: no script runs, so no other option applies.
+    if (args.size() == 2 && args[1] == "--help") {
+      o.command = Command::Help;
+      return o;
+    }
+    if (args.size() != 2 || args[1].empty() || args[1][0] == '-') {
+      error = "tfs inspect needs a SavedModel directory: tfs inspect DIR";
+      return std::nullopt;
+    }
+    o.command = Command::Inspect;
+    o.file = args[1];
+    return o;
   }
   bool haveScript = false;  // FILE, -c or - seen: the rest may be the script's
   for (; i < args.size(); ++i) {

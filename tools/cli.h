@@ -19,6 +19,7 @@ enum class Command {
   Run,      // tfs [run] FILE | -c CODE | - | (stdin not a terminal)
   Repl,     // tfs (stdin a terminal): the interactive prompt
   Graph,    // tfs graph FILE -o out.svg
+  Inspect,  // tfs inspect DIR
   Help,
   Version,
 };

@@ -15,6 +15,8 @@ int runScript(DriverOptions o);
 int runRepl(DriverOptions o);
 // `tfs graph FILE -o out.svg` (graph_command.cpp).
 int drawGraphs(DriverOptions o);
+// `tfs inspect DIR`: a SavedModel's signatures and variables (inspect_command.cpp).
+int inspectSavedModel(const DriverOptions &o);
 
 // The program text the options name (a file, -c CODE, or stdin); null with
 // `error` set when it cannot be read.

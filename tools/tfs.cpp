@@ -24,6 +24,7 @@ int dispatch(const tfs::tools::DriverOptions &o) {
   switch (o.command) {
   case Command::Repl: return tfs::tools::runRepl(o);
   case Command::Graph: return tfs::tools::drawGraphs(o);
+  case Command::Inspect: return tfs::tools::inspectSavedModel(o);
   default: return tfs::tools::runScript(o);
   }
 }

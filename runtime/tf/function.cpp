@@ -681,6 +681,11 @@ Value makeFunction(Interpreter &in, const Value &f, bool autograph, const Value 
   if (!signature.isNone()) {
     w->hasSignature = true;
     for (auto &spec : in.toList(signature)) {
+      // A composite tensor's spec (tf.SparseTensorSpec, tf.RaggedTensorSpec)
+      // would be read as a dense TensorSpec of its shape.
+      if (auto *inst = spec.as<InstanceObject>(); inst && in.getAttrOpt(spec, "_tfs_composite_spec"))
+        in.raise("NotImplementedError",
+                 fmt::format("tf.function input_signature with a {} is not supported by tfs", inst->klass->name));
       Value shape = in.getAttr(spec, "shape");
       Value dtype = in.getAttr(spec, "dtype");
       w->signature.emplace_back(shape.as<TensorShapeObject>()->shape, dtype.as<DTypeObject>()->dtype);

@@ -19,7 +19,7 @@ _tfs() {
         return ;;
   esac
   if [[ $COMP_CWORD -eq 1 ]]; then
-    COMPREPLY=($(compgen -W "run graph" -- "$cur") $(compgen -f -X '!*.tfs' -- "$cur") $(compgen -d -- "$cur"))
+    COMPREPLY=($(compgen -W "run graph inspect" -- "$cur") $(compgen -f -X '!*.tfs' -- "$cur") $(compgen -d -- "$cur"))
     return
   fi
   COMPREPLY=($(compgen -f -X '!*.tfs' -- "$cur") $(compgen -d -- "$cur"))
