@@ -29,9 +29,9 @@ Commands:
                          every tf.compat.v1 graph a Session ran) into one
                          picture with Graphviz: -o out.svg (or .png, .pdf;
                          .dot writes the Graphviz text); default FILE.svg
-  inspect DIR            print a SavedModel directory's signatures (inputs,
-                         outputs, as `saved_model_cli show --all` does) and
-                         its variables
+  inspect DIR            print a SavedModel directory's signatures (inputs
+                         and outputs, laid out as TF's saved_model_cli
+                         prints them) and its variables
   (no script)            an interactive prompt when stdin is a terminal
                          (line editing, history, expression values echoed
                          as Python's prompt does); otherwise the script is
