@@ -285,6 +285,7 @@ Value makeKerasNative(Interpreter &in) {
 
 void registerKerasModules() {
   Interpreter::registerNativeModule("_keras_native", makeKerasNative);
+  Interpreter::registerNativeModule("_keras_hdf5", makeKerasHdf5);
   // `import keras` is tf.keras, as with TensorFlow 2.15's Keras 2.
   Interpreter::registerNativeModule("keras", [](Interpreter &in) {
     return in.getAttr(in.importModule("tensorflow"), "keras");
