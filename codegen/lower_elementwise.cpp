@@ -196,11 +196,12 @@ llvm::Value *Emitter::emitElementOp(const ir::Node &node, std::vector<llvm::Valu
     break;
   }
   case OpKind::Sign: {
-    // T((x > 0) - (x < 0))
+    // T((x > 0) - (x < 0)); NaN stays NaN (TF 2's kernel, np.sign)
     llvm::Value *pos = fp ? b_.CreateFCmpOGT(xs[0], zero(type)) : b_.CreateICmpSGT(xs[0], zero(type));
     llvm::Value *neg = fp ? b_.CreateFCmpOLT(xs[0], zero(type)) : b_.CreateICmpSLT(xs[0], zero(type));
     llvm::Value *s = b_.CreateSub(b_.CreateZExt(pos, i32s), b_.CreateZExt(neg, i32s));
-    out = fp ? b_.CreateSIToFP(s, type) : b_.CreateSExtOrTrunc(s, type);
+    out = fp ? b_.CreateSelect(b_.CreateFCmpUNO(xs[0], xs[0]), xs[0], b_.CreateSIToFP(s, type))
+             : b_.CreateSExtOrTrunc(s, type);
     break;
   }
   case OpKind::Square: out = fp ? b_.CreateFMul(xs[0], xs[0]) : b_.CreateMul(xs[0], xs[0]); break;

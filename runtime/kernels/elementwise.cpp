@@ -270,7 +270,7 @@ template <OpKind K> std::vector<Tensor> unary(std::span<const Tensor> in, const 
         if constexpr (K == OpKind::Identity) run([](T x) { return x; });
         else if constexpr (K == OpKind::Neg) run([](T x) { return wrapNeg<T>(x); });
         else if constexpr (K == OpKind::Abs) run([](T x) { return isNegative(x) ? wrapNeg<T>(x) : x; });
-        else if constexpr (K == OpKind::Sign) run([](T x) { return T((x > T(0)) - isNegative(x)); });
+        else if constexpr (K == OpKind::Sign) run([](T x) { return x != x ? x : T((x > T(0)) - isNegative(x)); });  // NaN stays NaN (TF 2, np.sign)
         else if constexpr (K == OpKind::Square) run([](T x) { return wrapMul<T>(x, x); });
         else if constexpr (K == OpKind::Relu) run([](T x) { return !(x <= T(0)) ? x : T(0); });  // NaN stays NaN (TF, np.maximum)
         else if constexpr (K == OpKind::ZerosLike) run([](T) { return T(0); });
