@@ -7,6 +7,7 @@
 #include "ir/slicing.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fmt/format.h>
 
 namespace tfs::ir {
@@ -84,7 +85,11 @@ constexpr DTypeSet allowedDTypes(OpKind k) {
   case OpKind::Sqrt: case OpKind::Rsqrt: case OpKind::Exp: case OpKind::Log: case OpKind::Sin:
   case OpKind::Cos: case OpKind::Tanh: case OpKind::Sigmoid:
     return kFloatOrComplex;
-  case OpKind::Erf: return kFloatTypes;
+  case OpKind::Erf: case OpKind::Atan2: return kFloatTypes;
+  case OpKind::Acos: case OpKind::Asin: case OpKind::Atan: case OpKind::Acosh: case OpKind::Asinh:
+  case OpKind::Atanh:
+    return kFloatOrComplex;
+  case OpKind::TruncateMod: return kRealTypes;
   default: return ~DTypeSet(0);
   }
 }
@@ -118,6 +123,19 @@ RULE(select) {
 }
 
 RULE(same) { return {in[0]}; }
+
+// TF's op admits floats, but its CPU kernels are the integer ones.
+RULE(truncateDiv) {
+  requireSameDTypes(OpKind::TruncateDiv, in);
+  if (!isInteger(in[0].dtype)) {
+    std::string enumName = "DT_";  // TF's DataType enum: DT_FLOAT, DT_DOUBLE, ...
+    for (const char *c = dtypeTfTypeName(in[0].dtype); *c; ++c)
+      enumName += char(std::toupper(static_cast<unsigned char>(*c)));
+    throw OpError{"NotFoundError",
+                  fmt::format("Could not find device for node: {{{{node TruncateDiv}}}} = TruncateDiv[T={}]", enumName)};
+  }
+  return {TensorType{in[0].dtype, broadcastShapes(in[0].shape, in[1].shape, OpKind::TruncateDiv)}};
+}
 template <OpKind K> RULE(numericUnary) {
   requireIn(K, in[0], allowedDTypes(K));
   if (K == OpKind::Abs && isComplex(in[0].dtype)) return {TensorType{realDType(in[0].dtype), in[0].shape}};
@@ -658,6 +676,15 @@ TypeRule typeRuleFor(OpKind k) {
   case OpKind::Exp: return floatUnary<OpKind::Exp>;
   case OpKind::Log: return floatUnary<OpKind::Log>;
   case OpKind::Sin: return floatUnary<OpKind::Sin>;
+  case OpKind::Acos: return floatUnary<OpKind::Acos>;
+  case OpKind::Asin: return floatUnary<OpKind::Asin>;
+  case OpKind::Atan: return floatUnary<OpKind::Atan>;
+  case OpKind::Acosh: return floatUnary<OpKind::Acosh>;
+  case OpKind::Asinh: return floatUnary<OpKind::Asinh>;
+  case OpKind::Atanh: return floatUnary<OpKind::Atanh>;
+  case OpKind::Atan2: return binary<OpKind::Atan2>;
+  case OpKind::TruncateDiv: return truncateDiv;
+  case OpKind::TruncateMod: return binary<OpKind::TruncateMod>;
   case OpKind::Cos: return floatUnary<OpKind::Cos>;
   case OpKind::Tanh: return floatUnary<OpKind::Tanh>;
   case OpKind::Sigmoid: return floatUnary<OpKind::Sigmoid>;
@@ -707,7 +734,8 @@ TypeRule typeRuleFor(OpKind k) {
   case OpKind::MaxPoolGradGrad: case OpKind::AvgPool: case OpKind::AvgPoolGrad:
     return windowTypeRule(k);
   case OpKind::Cumsum: case OpKind::Cumprod: case OpKind::Reverse: case OpKind::TopK:
-  case OpKind::WhereIndices: case OpKind::UnsortedSegmentSum: case OpKind::StridedSliceGrad: case OpKind::Pad:
+  case OpKind::WhereIndices: case OpKind::UnsortedSegmentSum: case OpKind::UnsortedSegmentMax:
+  case OpKind::UnsortedSegmentMin: case OpKind::UnsortedSegmentProd: case OpKind::StridedSliceGrad: case OpKind::Pad:
   case OpKind::TensorArrayWrite: case OpKind::TensorArrayWriteGrad:
     return indexTypeRule(k);
   case OpKind::RandomTruncatedNormal: case OpKind::RandomShuffle: case OpKind::Multinomial:
@@ -756,7 +784,7 @@ bool isNotDifferentiable(OpKind k) {
   case OpKind::StringToNumber: case OpKind::Substr: case OpKind::ReduceJoin: case OpKind::StringFormat:
   case OpKind::RegexFullMatch: case OpKind::RegexReplace:
   case OpKind::StringJoin: case OpKind::AsString: case OpKind::ZerosLike: case OpKind::OnesLike:
-  case OpKind::ReduceAny: case OpKind::ReduceAll: case OpKind::FloorDiv:
+  case OpKind::ReduceAny: case OpKind::ReduceAll: case OpKind::FloorDiv: case OpKind::TruncateDiv:
   case OpKind::Placeholder: case OpKind::Print: case OpKind::Assert: case OpKind::WhereIndices:
   case OpKind::ReadFile: case OpKind::DecodeCsv: case OpKind::ParseExampleDense:
   case OpKind::WriteSummary:

@@ -80,24 +80,31 @@ Types whereIndices(In in, const Attrs &) {
   return {TensorType{DType::Int64, Shape({kUnknownDim, r})}};
 }
 
-// unsorted_segment_sum(data, segment_ids): [num_segments] + data.shape[ids.rank:].
-Types unsortedSegmentSum(In in, const Attrs &attrs) {
-  requireNumeric(OpKind::UnsortedSegmentSum, in[0]);
-  if (!isInteger(in[1].dtype)) throw dtypeMismatch(OpKind::UnsortedSegmentSum, 1, DType::Int32, in[1].dtype);
+// unsorted_segment_{sum,max,min,prod}(data, segment_ids): [num_segments] +
+// data.shape[ids.rank:].
+template <OpKind K> Types unsortedSegment(In in, const Attrs &attrs) {
+  requireNumeric(K, in[0]);
+  if ((K == OpKind::UnsortedSegmentMax || K == OpKind::UnsortedSegmentMin) && isComplex(in[0].dtype))
+    throw indexError(K, fmt::format("Value for attr 'T' of {} is not in the list of allowed values",
+                                    dtypeName(in[0].dtype)));
+  if (!isInteger(in[1].dtype)) throw dtypeMismatch(K, 1, DType::Int32, in[1].dtype);
+  if (attrBool(attrs, "sorted", false) && in[1].shape.ranked && in[1].shape.rank() != 1)
+    throw indexError(K, "segment_ids should be a vector.");
   int64_t num = isDynamicArg(attrs, "num_segments") ? kUnknownDim : attrInt(attrs, "num_segments", kUnknownDim);
   if (!isDynamicArg(attrs, "num_segments") && num < 0)
-    throw indexError(OpKind::UnsortedSegmentSum, fmt::format("num_segments must be non-negative, got {}", num));
+    throw indexError(K, fmt::format("num_segments must be non-negative, got {}", num));
   const Shape &d = in[0].shape, &ids = in[1].shape;
   if (!d.ranked || !ids.ranked) return {TensorType{in[0].dtype, Shape::unranked()}};
   if (ids.rank() > d.rank())
-    throw indexError(OpKind::UnsortedSegmentSum,
+    throw indexError(K,
                      fmt::format("data.shape = {} does not start with segment_ids.shape = {}", d.debugString(),
                                  ids.debugString()));
   for (size_t i = 0; i < ids.rank(); ++i)
     if (d.dims[i] >= 0 && ids.dims[i] >= 0 && d.dims[i] != ids.dims[i])
-      throw indexError(OpKind::UnsortedSegmentSum,
-                       fmt::format("data.shape = {} does not start with segment_ids.shape = {}", d.debugString(),
-                                   ids.debugString()));
+      throw indexError(K, attrBool(attrs, "sorted", false)
+                              ? std::string("segment_ids should be the same size as dimension 0 of input.")
+                              : fmt::format("data.shape = {} does not start with segment_ids.shape = {}",
+                                            d.debugString(), ids.debugString()));
   std::vector<int64_t> dims{num};
   dims.insert(dims.end(), d.dims.begin() + long(ids.rank()), d.dims.end());
   return {TensorType{in[0].dtype, Shape(dims)}};
@@ -183,7 +190,10 @@ TypeRule indexTypeRule(OpKind k) {
   case OpKind::Reverse: return reverse;
   case OpKind::TopK: return topK;
   case OpKind::WhereIndices: return whereIndices;
-  case OpKind::UnsortedSegmentSum: return unsortedSegmentSum;
+  case OpKind::UnsortedSegmentSum: return unsortedSegment<OpKind::UnsortedSegmentSum>;
+  case OpKind::UnsortedSegmentMax: return unsortedSegment<OpKind::UnsortedSegmentMax>;
+  case OpKind::UnsortedSegmentMin: return unsortedSegment<OpKind::UnsortedSegmentMin>;
+  case OpKind::UnsortedSegmentProd: return unsortedSegment<OpKind::UnsortedSegmentProd>;
   case OpKind::StridedSliceGrad: return stridedSliceGrad;
   case OpKind::Pad: return pad;
   case OpKind::TensorArrayWrite: return tensorArrayWrite;
@@ -200,6 +210,9 @@ const char *indexOpType(OpKind k) {
   case OpKind::TopK: return "TopKV2";
   case OpKind::WhereIndices: return "Where";
   case OpKind::UnsortedSegmentSum: return "UnsortedSegmentSum";
+  case OpKind::UnsortedSegmentMax: return "UnsortedSegmentMax";
+  case OpKind::UnsortedSegmentMin: return "UnsortedSegmentMin";
+  case OpKind::UnsortedSegmentProd: return "UnsortedSegmentProd";
   case OpKind::StridedSliceGrad: return "StridedSliceGrad";
   case OpKind::Pad: return "PadV2";
   case OpKind::TensorArrayWrite: return "TensorListSetItem";

@@ -55,6 +55,15 @@ const char *tfOpType(OpKind k) {
   case OpKind::Tanh: return "Tanh";
   case OpKind::Sigmoid: return "Sigmoid";
   case OpKind::Erf: return "Erf";
+  case OpKind::Acos: return "Acos";
+  case OpKind::Asin: return "Asin";
+  case OpKind::Atan: return "Atan";
+  case OpKind::Acosh: return "Acosh";
+  case OpKind::Asinh: return "Asinh";
+  case OpKind::Atanh: return "Atanh";
+  case OpKind::Atan2: return "Atan2";
+  case OpKind::TruncateDiv: return "TruncateDiv";
+  case OpKind::TruncateMod: return "TruncateMod";
   case OpKind::Relu: return "Relu";
   case OpKind::LogicalNot: return "LogicalNot";
   case OpKind::Cast: return "Cast";
@@ -123,7 +132,8 @@ const char *tfOpType(OpKind k) {
   case OpKind::DepthwiseConv2DBackpropInput: return "DepthwiseConv2dNativeBackpropInput";
   case OpKind::DepthwiseConv2DBackpropFilter: return "DepthwiseConv2dNativeBackpropFilter";
   case OpKind::Cumsum: case OpKind::Cumprod: case OpKind::Reverse: case OpKind::TopK:
-  case OpKind::WhereIndices: case OpKind::UnsortedSegmentSum: case OpKind::StridedSliceGrad: case OpKind::Pad:
+  case OpKind::WhereIndices: case OpKind::UnsortedSegmentSum: case OpKind::UnsortedSegmentMax:
+  case OpKind::UnsortedSegmentMin: case OpKind::UnsortedSegmentProd: case OpKind::StridedSliceGrad: case OpKind::Pad:
   case OpKind::TensorArrayWrite: case OpKind::TensorArrayWriteGrad:
     return indexOpType(k);
   case OpKind::MatrixInverse: case OpKind::MatrixDeterminant: case OpKind::LogMatrixDeterminant:

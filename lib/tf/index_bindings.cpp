@@ -96,13 +96,40 @@ void installIndexOps(Interpreter &in, ModuleObject &tf, ModuleObject &math) {
     return Value(callOp1(in, OpKind::Reverse, {x}, {{"axis", staticAxes(in, a["axis"], "axis")}},
                          nameOr(in, a["name"], "ReverseV2")));
   });
-  defSig(in, math, "unsorted_segment_sum(data, segment_ids, num_segments, name=None)",
-         [](Interpreter &in, const Bound &a) -> Value {
-    std::vector<Ref<TensorObject>> xs{toTensor(in, a["data"]), toTensor(in, a["segment_ids"])};
-    ir::Attrs attrs;
-    addShapeArg(xs, attrs, "num_segments", scalarArg(in, a["num_segments"], "num_segments"));
-    return Value(callOp1(in, OpKind::UnsortedSegmentSum, xs, attrs, nameOr(in, a["name"], "UnsortedSegmentSum")));
-  });
+  // tf.math.unsorted_segment_{sum,max,min,prod}; tf.raw_ops.Segment{Sum,Max,
+  // Min,Prod}, on which tf.math.segment_* are built (_tf_segment.tfs): sorted
+  // ids, ids[-1] + 1 segments, TF's Segment* kernels' checks.
+  const std::pair<const char *, OpKind> segmentOps[] = {
+      {"sum", OpKind::UnsortedSegmentSum},
+      {"max", OpKind::UnsortedSegmentMax},
+      {"min", OpKind::UnsortedSegmentMin},
+      {"prod", OpKind::UnsortedSegmentProd},
+  };
+  auto rawOps = submodule(in, tf, "raw_ops");
+  for (const auto &[suffix, kind] : segmentOps) {
+    OpKind k = kind;
+    defSig(in, math, fmt::format("unsorted_segment_{}(data, segment_ids, num_segments, name=None)", suffix),
+           [k](Interpreter &in, const Bound &a) -> Value {
+      std::vector<Ref<TensorObject>> xs{toTensor(in, a["data"]), toTensor(in, a["segment_ids"])};
+      ir::Attrs attrs;
+      addShapeArg(xs, attrs, "num_segments", scalarArg(in, a["num_segments"], "num_segments"));
+      return Value(callOp1(in, k, xs, attrs, nameOr(in, a["name"], ir::tfOpType(k))));
+    });
+    std::string raw = std::string("Segment") + char(std::toupper(static_cast<unsigned char>(suffix[0]))) + (suffix + 1);
+    defSig(in, *rawOps, raw + "(*, data, segment_ids, name=None)", [k, raw](Interpreter &in, const Bound &a) -> Value {
+      auto ids = toTensor(in, a["segment_ids"]);
+      // ids[-1] + 1 rows (the kernel checks that ids are sorted): the
+      // largest id + 1, 0 for no ids.
+      auto last = callOp1(in, OpKind::ReduceMax, {ids}, {}, "Max");
+      auto one = toTensor(in, Value::integer(1), std::nullopt, ids->dtype());
+      auto zero = toTensor(in, Value::integer(0), std::nullopt, ids->dtype());
+      auto num = callOp1(in, OpKind::Maximum, {callOp1(in, OpKind::Add, {last, one}, {}, "add"), zero}, {}, "Maximum");
+      std::vector<Ref<TensorObject>> xs{toTensor(in, a["data"]), ids};
+      ir::Attrs attrs{{"sorted", true}};
+      addShapeArg(xs, attrs, "num_segments", scalarArg(in, Value(num), "num_segments"));
+      return Value(callOp1(in, k, xs, attrs, nameOr(in, a["name"], raw)));
+    });
+  }
   defSig(in, tf, "pad(tensor, paddings, mode='CONSTANT', constant_values=0, name=None)",
          [](Interpreter &in, const Bound &a) -> Value {
     auto x = toTensor(in, a["tensor"]);
@@ -120,7 +147,6 @@ void installIndexOps(Interpreter &in, ModuleObject &tf, ModuleObject &math) {
     return Value(callOp1(in, OpKind::Pad, xs, attrs, nameOr(in, a["name"], mode == "CONSTANT" ? "Pad" : "MirrorPad")));
   });
   // TF's raw op: keyword-only arguments, (values, indices).
-  auto rawOps = submodule(in, tf, "raw_ops");
   defSig(in, *rawOps, "TopKV2(*, input, k, sorted=True, index_type=!None, name=None)",
          [](Interpreter &in, const Bound &a) -> Value {
     std::vector<Ref<TensorObject>> xs{toTensor(in, a["input"])};

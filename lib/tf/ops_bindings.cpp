@@ -301,7 +301,7 @@ void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObj
     addShapeArg(xs, attrs, "num", scalarArg(in, a["num"], "num"));
     return Value(callOp1(in, OpKind::Linspace, xs, attrs, nameArg(in, a["name"], "LinSpace")));
   });
-  defSig(in, tf, "one_hot(indices, depth, on_value=None, off_value=None, axis=!None, dtype=None, name=None)",
+  defSig(in, tf, "one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None)",
          [](Interpreter &in, const Bound &a) -> Value {
     // TF: without dtype, on_value's (else off_value's) dtype, else float32.
     std::optional<DType> d = dtypeArg(in, a["dtype"]);
@@ -312,7 +312,24 @@ void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObj
     if (!a.isNone("off_value")) attrs["off_value"] = in.toFloat(a["off_value"]);
     std::vector<Ref<TensorObject>> xs{toTensor(in, a["indices"])};
     addShapeArg(xs, attrs, "depth", scalarArg(in, a["depth"], "depth"));
-    return Value(callOp1(in, OpKind::OneHot, xs, attrs, nameArg(in, a["name"], "one_hot")));
+    auto hot = callOp1(in, OpKind::OneHot, xs, attrs, nameArg(in, a["name"], "one_hot"));
+    int64_t axis = a.isNone("axis") ? -1 : in.toInt(a["axis"]);
+    if (axis == -1) return Value(hot);
+    // The new axis made last, then moved to `axis` (TF's OneHot kernel's check).
+    ir::Shape shape = hot->sym ? hot->sym->type.shape : ir::Shape(hot->eager.shape());
+    if (!shape.ranked)
+      raiseTf(in, "NotImplementedError", "one_hot with an axis of indices of unknown rank is not supported by tfs");
+    int64_t rank = int64_t(shape.rank());
+    if (axis < 0 || axis >= rank)
+      raiseTf(in, "InvalidArgumentError",
+              fmt::format("Expected axis to be -1 or between [0, {}).  But received: {} [Op:OneHot]", rank, axis));
+    std::vector<int64_t> perm;
+    for (int64_t d = 0; d < rank - 1; ++d) {
+      if (d == axis) perm.push_back(rank - 1);
+      perm.push_back(d);
+    }
+    if (axis == rank - 1) perm.push_back(rank - 1);
+    return Value(callOp1(in, OpKind::Transpose, {hot}, {{"perm", perm}}, "transpose"));
   });
   defSig(in, tf, "where(condition, x=None, y=None, name=None)", [](Interpreter &in, const Bound &a) -> Value {
     auto c = toTensor(in, a["condition"]);

@@ -17,6 +17,9 @@ void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObj
 // Indexing, scan and sorting ops (index_bindings.cpp): cumsum, cumprod,
 // reverse, unsorted_segment_sum, pad, tf.raw_ops.TopKV2.
 void installIndexOps(Interpreter &in, ModuleObject &tf, ModuleObject &math);
+// Inverse trigonometric/hyperbolic functions, atan2, truncatediv,
+// truncatemod (math_extra_bindings.cpp).
+void installMathExtraOps(Interpreter &in, ModuleObject &tf, ModuleObject &math);
 // tf.raw_ops of the matrix and index-tuple ops (linalg/raw_ops.cpp); the
 // public tf.linalg / tf.gather_nd / ... functions are .tfs on top of them.
 void installLinalgRawOps(Interpreter &in, ModuleObject &tf);

@@ -351,6 +351,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
   auto dtypes = submodule(in, *tf, "dtypes");
   installOps(in, *tf, *math, *nn, *linalg);
   installIndexOps(in, *tf, *math);
+  installMathExtraOps(in, *tf, *math);
   installLinalgRawOps(in, *tf);
   installNnWindowOps(in, *nn);
   installStatelessRandom(in, *random);
@@ -604,6 +605,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
   math->lazy = [](Interpreter &in, const std::string &name) {
     if (auto f = compositeApi(in, "math_api", name)) return f;
     if (auto f = preludeApi(in, "_tf_scatter", "math_api", name)) return f;
+    if (auto f = preludeApi(in, "_tf_segment", "math_api", name)) return f;
     return preludeApi(in, "_tf_math_extra", "math_api", name);
   };
   nn->lazy = [](Interpreter &in, const std::string &name) -> std::optional<Value> {

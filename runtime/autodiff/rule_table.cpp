@@ -17,7 +17,7 @@ constexpr size_t kNumOps = static_cast<size_t>(OpKind::NumOps);
 constexpr OpKind kNotDifferentiable[] = {
     OpKind::Const,        OpKind::Placeholder,   OpKind::ReadVariable,
     OpKind::AssignVariable, OpKind::AssignAddVariable, OpKind::AssignSubVariable,
-    OpKind::Print,        OpKind::FloorDiv,      OpKind::Equal,
+    OpKind::Print,        OpKind::FloorDiv,      OpKind::Equal,   OpKind::TruncateDiv,
     OpKind::NotEqual,     OpKind::Less,          OpKind::LessEqual,
     OpKind::Greater,      OpKind::GreaterEqual,  OpKind::LogicalAnd,
     OpKind::LogicalOr,    OpKind::LogicalNot,    OpKind::ZerosLike,

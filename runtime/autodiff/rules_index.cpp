@@ -132,12 +132,69 @@ RULE(tensorArrayWriteGrad) {
   return {dBuffer, std::nullopt, std::nullopt, dValue};
 }
 
+// unsorted_segment_sum-like op `k` over `data` with op's segment ids and
+// segment count (an attribute, or a run-time operand).
+Handle segmentOp(GradBuilder &b, const GradOpInfo &op, OpKind k, Handle data) {
+  if (op.inputs.size() == 3)
+    return b.op(k, {data, op.inputs[1], op.inputs[2]}, op.attrs);
+  return b.op(k, {data, op.inputs[1]}, op.attrs);
+}
+
+// `rows` (one per segment) gathered back to data's rows by ids, and whether
+// each data row's id is kept (non-negative), shaped to broadcast over data.
+std::pair<Handle, Handle> gatherKept(GradBuilder &b, const GradOpInfo &op, Handle rows) {
+  Handle data = op.inputs[0], ids = op.inputs[1];
+  Handle zero = b.scalar(0, ids);
+  Handle gathered = b.op(OpKind::Gather, {rows, b.op(OpKind::Maximum, {ids, zero})}, {{"axis", int64_t(0)}});
+  Handle kept = b.op(OpKind::GreaterEqual, {ids, zero});
+  int64_t extra = b.rank(data, "unsorted_segment_max") - b.rank(ids, "unsorted_segment_max");
+  for (int64_t i = 0; i < extra; ++i)
+    kept = b.expandDims(kept, -1);
+  return {gathered, kept};
+}
+
+// TF's _UnsortedSegmentMinOrMaxGrad (and _SegmentMinOrMaxGrad): the
+// gradient of a segment's extremum is shared equally by the rows that
+// attain it.
+RULE(unsortedSegmentExtremumGrad) {
+  PRELUDE;
+  Handle data = op.inputs[0];
+  if (!b.isFloat(data))
+    return {std::nullopt, std::nullopt};
+  auto [outputs, kept] = gatherKept(b, op, op.outputs[0]);
+  Handle selected = b.op(OpKind::LogicalAnd, {b.op(OpKind::Equal, {data, outputs}), kept});
+  Handle count = segmentOp(b, op, OpKind::UnsortedSegmentSum, b.cast(selected, b.dtype(g)));
+  Handle shared = gatherKept(b, op, b.div(g, count)).first;
+  return {b.select(selected, shared, b.zerosLike(shared)), std::nullopt};
+}
+
+// TF's _UnsortedSegmentProdGrad: d prod / d x_j is the product of the other
+// rows of its segment (0 when two or more of them are 0).
+RULE(unsortedSegmentProdGrad) {
+  PRELUDE;
+  Handle data = op.inputs[0];
+  if (!b.isFloat(data))
+    return {std::nullopt, std::nullopt};
+  Handle isZero = b.op(OpKind::Equal, {data, b.zerosLike(data)});
+  Handle zeros = segmentOp(b, op, OpKind::UnsortedSegmentSum, b.cast(isZero, ir::DType::Int32));
+  Handle manyZeros = b.op(OpKind::Greater, {zeros, b.intScalar(1)});
+  Handle gSafe = b.select(manyZeros, b.zerosLike(g), g);
+  Handle nonZeroProd = segmentOp(b, op, OpKind::UnsortedSegmentProd, b.select(isZero, b.onesLike(data), data));
+  Handle prod = gatherKept(b, op, op.outputs[0]).first;
+  Handle partial = b.select(isZero, gatherKept(b, op, nonZeroProd).first, b.div(prod, data));
+  auto [gathered, kept] = gatherKept(b, op, gSafe);
+  return {b.mul(b.select(kept, gathered, b.zerosLike(gathered)), partial), std::nullopt};
+}
+
 const RuleEntry kIndexRules[] = {
     {OpKind::Cumsum, cumsumGrad},
     {OpKind::Cumprod, cumprodGrad},
     {OpKind::Reverse, reverseGrad},
     {OpKind::TopK, topKGrad},
     {OpKind::UnsortedSegmentSum, unsortedSegmentSumGrad},
+    {OpKind::UnsortedSegmentMax, unsortedSegmentExtremumGrad},
+    {OpKind::UnsortedSegmentMin, unsortedSegmentExtremumGrad},
+    {OpKind::UnsortedSegmentProd, unsortedSegmentProdGrad},
     {OpKind::StridedSliceGrad, stridedSliceGradGrad},
     {OpKind::Pad, padGrad},
     {OpKind::TensorArrayWrite, tensorArrayWriteGrad},

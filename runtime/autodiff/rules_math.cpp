@@ -137,6 +137,27 @@ UNARY_RULE(sigmoidGrad, b.mul(g, b.mul(y, b.sub(b.scalar(1, y), y))))
 // d erf(x) = 2/sqrt(pi) exp(-x^2)
 UNARY_RULE(erfGrad, b.mul(g, b.mul(b.scalar(1.1283791670955126, x), b.op(OpKind::Exp, {b.neg(b.mul(x, x))}))))
 UNARY_RULE(reluGrad, b.op(OpKind::ReluGrad, {g, x}))
+// Inverse trigonometric and hyperbolic functions (TF's math_grad.py).
+UNARY_RULE(acosGrad, b.neg(b.div(g, b.op(OpKind::Sqrt, {b.sub(b.scalar(1, x), b.mul(x, x))}))))
+UNARY_RULE(asinGrad, b.div(g, b.op(OpKind::Sqrt, {b.sub(b.scalar(1, x), b.mul(x, x))})))
+UNARY_RULE(atanGrad, b.div(g, b.add(b.scalar(1, x), b.mul(x, x))))
+UNARY_RULE(acoshGrad, b.div(g, b.op(OpKind::Sqrt, {b.sub(b.mul(x, x), b.scalar(1, x))})))
+UNARY_RULE(asinhGrad, b.div(g, b.op(OpKind::Sqrt, {b.add(b.mul(x, x), b.scalar(1, x))})))
+UNARY_RULE(atanhGrad, b.div(g, b.sub(b.scalar(1, x), b.mul(x, x))))
+
+// atan2(y, x): d/dy = x / (x^2 + y^2), d/dx = -y / (x^2 + y^2).
+RULE(atan2Grad) {
+  PRELUDE;
+  Handle y = op.inputs[0], x = op.inputs[1];
+  Handle scaled = b.div(g, b.add(b.mul(x, x), b.mul(y, y)));
+  return {b.unbroadcast(b.mul(scaled, x), y), b.unbroadcast(b.neg(b.mul(scaled, y)), x)};
+}
+
+// TF registers no gradient for TruncateMod: its tape raises LookupError.
+RULE(truncateModGrad) {
+  (void)em, (void)op, (void)og;
+  throwGradError("No gradient defined for operation 'TruncateMod' (op type: TruncateMod)");
+}
 
 // relu_grad(dy, x) = dy * (x > 0): linear in dy, piecewise constant in x.
 RULE(reluGradGrad) {
@@ -322,6 +343,14 @@ const RuleEntry kMathRules[] = {
     {OpKind::Sigmoid, sigmoidGrad},
     {OpKind::Erf, erfGrad},
     {OpKind::Relu, reluGrad},
+    {OpKind::Acos, acosGrad},
+    {OpKind::Asin, asinGrad},
+    {OpKind::Atan, atanGrad},
+    {OpKind::Acosh, acoshGrad},
+    {OpKind::Asinh, asinhGrad},
+    {OpKind::Atanh, atanhGrad},
+    {OpKind::Atan2, atan2Grad},
+    {OpKind::TruncateMod, truncateModGrad},
     {OpKind::ReluGrad, reluGradGrad},
     {OpKind::Cast, castGrad},
     {OpKind::Complex, complexGrad},

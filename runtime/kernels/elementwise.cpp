@@ -106,6 +106,15 @@ template <class T> T floorMod(OpKind k, T x, T y) {
   }
 }
 
+// C's remainder (the sign of x), TF's TruncateMod; x % -1 is 0 (INT_MIN % -1
+// traps on x86).
+template <class T> T truncMod(OpKind k, T x, T y) {
+  if (y == 0) fail(k, "Integer division by zero");
+  if constexpr (isSignedInt<T>)
+    if (y == T(-1)) return T(0);
+  return T(x % y);
+}
+
 template <class T> T intPow(OpKind k, T base, T exp) {
   if (isNegative(exp)) fail(k, "Integers to negative integer powers are not allowed");
   T result = 1;
@@ -154,6 +163,13 @@ template <OpKind K> std::vector<Tensor> binaryArith(std::span<const Tensor> in, 
       } else if constexpr (K == OpKind::Maximum) run([](T x, T y) { return x >= y || std::isnan(double(x)) ? x : y; });
       else if constexpr (K == OpKind::Minimum) run([](T x, T y) { return x <= y || std::isnan(double(x)) ? x : y; });
       else if constexpr (K == OpKind::SquaredDifference) run([](T x, T y) { return wrapMul<T>(wrapSub<T>(x, y), wrapSub<T>(x, y)); });
+      else if constexpr (K == OpKind::Atan2) run([](T y, T x) { return T(std::atan2(y, x)); });
+      else if constexpr (K == OpKind::TruncateDiv) {
+        if constexpr (isInt<T>) run([](T x, T y) { return intDiv<T>(K, x, y); });
+      } else if constexpr (K == OpKind::TruncateMod) {
+        if constexpr (isInt<T>) run([](T x, T y) { return truncMod<T>(K, x, y); });
+        else run([](T x, T y) { return T(std::fmod(x, y)); });
+      }
     }
   });
   return out;
@@ -265,6 +281,12 @@ template <OpKind K> std::vector<Tensor> unary(std::span<const Tensor> in, const 
         else if constexpr (K == OpKind::Cos) run([](T x) { return std::cos(x); });
         else if constexpr (K == OpKind::Tanh) run([](T x) { return std::tanh(x); });
         else if constexpr (K == OpKind::Sigmoid) run([](T x) { return R(1) / (R(1) + std::exp(-x)); });
+        else if constexpr (K == OpKind::Acos) run([](T x) { return std::acos(x); });
+        else if constexpr (K == OpKind::Asin) run([](T x) { return std::asin(x); });
+        else if constexpr (K == OpKind::Atan) run([](T x) { return std::atan(x); });
+        else if constexpr (K == OpKind::Acosh) run([](T x) { return std::acosh(x); });
+        else if constexpr (K == OpKind::Asinh) run([](T x) { return std::asinh(x); });
+        else if constexpr (K == OpKind::Atanh) run([](T x) { return std::atanh(x); });
         else fail(K, fmt::format("{} operands are not supported", ir::dtypeName(in[0].dtype())));
       } else {
         if constexpr (K == OpKind::Identity) run([](T x) { return x; });
@@ -284,6 +306,12 @@ template <OpKind K> std::vector<Tensor> unary(std::span<const Tensor> in, const 
         else if constexpr (K == OpKind::Tanh) run([](T x) { return T(std::tanh(x)); });
         else if constexpr (K == OpKind::Sigmoid) run([](T x) { return T(1 / (1 + std::exp(-x))); });
         else if constexpr (K == OpKind::Erf) run([](T x) { return T(std::erf(x)); });
+        else if constexpr (K == OpKind::Acos) run([](T x) { return T(std::acos(x)); });
+        else if constexpr (K == OpKind::Asin) run([](T x) { return T(std::asin(x)); });
+        else if constexpr (K == OpKind::Atan) run([](T x) { return T(std::atan(x)); });
+        else if constexpr (K == OpKind::Acosh) run([](T x) { return T(std::acosh(x)); });
+        else if constexpr (K == OpKind::Asinh) run([](T x) { return T(std::asinh(x)); });
+        else if constexpr (K == OpKind::Atanh) run([](T x) { return T(std::atanh(x)); });
       }
     }
   });
@@ -358,6 +386,15 @@ void registerElementwise(KernelTable &t) {
   t[size_t(OpKind::Tanh)] = unary<OpKind::Tanh>;
   t[size_t(OpKind::Sigmoid)] = unary<OpKind::Sigmoid>;
   t[size_t(OpKind::Erf)] = unary<OpKind::Erf>;
+  t[size_t(OpKind::Acos)] = unary<OpKind::Acos>;
+  t[size_t(OpKind::Asin)] = unary<OpKind::Asin>;
+  t[size_t(OpKind::Atan)] = unary<OpKind::Atan>;
+  t[size_t(OpKind::Acosh)] = unary<OpKind::Acosh>;
+  t[size_t(OpKind::Asinh)] = unary<OpKind::Asinh>;
+  t[size_t(OpKind::Atanh)] = unary<OpKind::Atanh>;
+  t[size_t(OpKind::Atan2)] = binaryArith<OpKind::Atan2>;
+  t[size_t(OpKind::TruncateDiv)] = binaryArith<OpKind::TruncateDiv>;
+  t[size_t(OpKind::TruncateMod)] = binaryArith<OpKind::TruncateMod>;
   t[size_t(OpKind::Relu)] = unary<OpKind::Relu>;
   t[size_t(OpKind::ZerosLike)] = unary<OpKind::ZerosLike>;
   t[size_t(OpKind::OnesLike)] = unary<OpKind::OnesLike>;

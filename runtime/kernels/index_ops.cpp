@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace tfs::runtime::kernels {
@@ -144,26 +145,70 @@ std::vector<Tensor> whereIndices(std::span<const Tensor> in, const ir::Attrs &) 
   return {o};
 }
 
-std::vector<Tensor> unsortedSegmentSum(std::span<const Tensor> in, const ir::Attrs &attrs) {
-  Tensor o = allocateOutputs(OpKind::UnsortedSegmentSum, in, attrs)[0];  // validates dtypes and shapes
+// tf.math.segment_*: TF's Segment* kernels' checks of sorted ids (the
+// output has ids[-1] + 1 rows, which the caller passed as num_segments).
+void checkSortedIds(OpKind k, const Tensor &ids, int64_t num) {
+  int64_t n = ids.numElements();
+  if (n > 0 && ids.elementAsInt(n - 1) + 1 < 0) fail(k, "segment ids must be >= 0");
+  for (int64_t j = 0; j < n; ++j) {
+    int64_t s = ids.elementAsInt(j);
+    if (j > 0 && s < ids.elementAsInt(j - 1)) fail(k, "segment ids are not increasing");
+    if (s < 0 || s >= num)
+      fail(k, fmt::format("Segment id {} out of range [0, {}), possibly because 'segment_ids' input is not sorted.",
+                          s, num));
+  }
+}
+
+// The value of an empty segment: TF's unsorted kernels start max from the
+// dtype's lowest value and min from its highest; its sorted kernels give 0.
+template <OpKind K, class T> T segmentInitial(bool sorted) {
+  if constexpr (K == OpKind::UnsortedSegmentProd) return T(1);
+  else if constexpr (K == OpKind::UnsortedSegmentMax && !ir::isComplexType<T>)
+    return sorted ? T(0) : std::numeric_limits<T>::lowest();
+  else if constexpr (K == OpKind::UnsortedSegmentMin && !ir::isComplexType<T>)
+    return sorted ? T(0) : std::numeric_limits<T>::max();
+  else return T(0);
+}
+
+template <OpKind K, class T> T segmentCombine(T acc, T x) {
+  if constexpr (K == OpKind::UnsortedSegmentSum) return T(acc + x);
+  else if constexpr (K == OpKind::UnsortedSegmentProd) return T(acc * x);
+  else if constexpr (ir::isComplexType<T>) return acc;  // (the type rule refuses complex max/min)
+  else if constexpr (K == OpKind::UnsortedSegmentMax) return x > acc || x != x ? x : acc;  // NaN wins
+  else return x < acc || x != x ? x : acc;
+}
+
+// unsorted_segment_{sum,max,min,prod}: row j of data combined into row
+// ids[j] (negative ids dropped); with attr `sorted`, tf.math.segment_*.
+template <OpKind K> std::vector<Tensor> unsortedSegment(std::span<const Tensor> in, const ir::Attrs &attrs) {
+  Tensor o = allocateOutputs(K, in, attrs)[0];  // validates dtypes and shapes
   const Tensor &data = in[0], &ids = in[1];
   int64_t num = ir::attrInt(attrs, "num_segments", 0);
+  bool sorted = ir::attrBool(attrs, "sorted", false);
   const auto &ds = data.shape();
   for (size_t i = 0; i < ids.rank(); ++i)
     if (ds[i] != ids.shape()[i])
-      fail(OpKind::UnsortedSegmentSum, "data.shape does not start with segment_ids.shape");
+      fail(K, sorted ? "segment_ids should be the same size as dimension 0 of input."
+                     : "data.shape does not start with segment_ids.shape");
+  if (sorted) checkSortedIds(K, ids, num);
   int64_t inner = 1;
   for (size_t i = ids.rank(); i < ds.size(); ++i) inner *= ds[i];
-  dispatchNumeric(data.dtype(), [&]<class T>() {
-    T *q = o.data<T>();
-    std::fill(q, q + o.numElements(), T(0));
-    const T *p = data.data<T>();
-    for (int64_t j = 0; j < ids.numElements(); ++j) {
-      int64_t s = ids.elementAsInt(j);
-      if (s < 0) continue;
-      if (s >= num)
-        fail(OpKind::UnsortedSegmentSum, fmt::format("segment_ids[{}] = {} is out of range [0, {})", j, s, num));
-      for (int64_t b = 0; b < inner; ++b) q[s * inner + b] = T(q[s * inner + b] + p[j * inner + b]);
+  dispatchWithComplex(data.dtype(), [&]<class T>() {
+    if constexpr (!std::is_same_v<T, bool>) {
+      T *q = o.data<T>();
+      std::vector<bool> seen(size_t(num), false);
+      std::fill(q, q + o.numElements(), segmentInitial<K, T>(false));
+      const T *p = data.data<T>();
+      for (int64_t j = 0; j < ids.numElements(); ++j) {
+        int64_t s = ids.elementAsInt(j);
+        if (s < 0) continue;
+        if (s >= num) fail(K, fmt::format("segment_ids[{}] = {} is out of range [0, {})", j, s, num));
+        seen[size_t(s)] = true;
+        for (int64_t b = 0; b < inner; ++b) q[s * inner + b] = segmentCombine<K, T>(q[s * inner + b], p[j * inner + b]);
+      }
+      if (sorted)
+        for (int64_t s = 0; s < num; ++s)
+          if (!seen[size_t(s)]) std::fill(q + s * inner, q + (s + 1) * inner, segmentInitial<K, T>(true));
     }
   });
   return {o};
@@ -245,7 +290,10 @@ void registerIndexOps(KernelTable &t) {
   t[size_t(OpKind::Reverse)] = reverse;
   t[size_t(OpKind::TopK)] = topK;
   t[size_t(OpKind::WhereIndices)] = whereIndices;
-  t[size_t(OpKind::UnsortedSegmentSum)] = unsortedSegmentSum;
+  t[size_t(OpKind::UnsortedSegmentSum)] = unsortedSegment<OpKind::UnsortedSegmentSum>;
+  t[size_t(OpKind::UnsortedSegmentMax)] = unsortedSegment<OpKind::UnsortedSegmentMax>;
+  t[size_t(OpKind::UnsortedSegmentMin)] = unsortedSegment<OpKind::UnsortedSegmentMin>;
+  t[size_t(OpKind::UnsortedSegmentProd)] = unsortedSegment<OpKind::UnsortedSegmentProd>;
   t[size_t(OpKind::StridedSliceGrad)] = stridedSliceGrad;
   t[size_t(OpKind::Pad)] = pad;
 }

@@ -112,6 +112,14 @@ std::vector<FdCase> allCases() {
   for (OpKind k : {OpKind::Sqrt, OpKind::Rsqrt, OpKind::Log})
     cs.push_back({k, {Pos({2, 3})}});
   cs.push_back({OpKind::ReluGrad, {F({2, 3}), NZ({2, 3})}});
+  // Inverse trigonometric/hyperbolic functions inside their domains.
+  for (OpKind k : {OpKind::Acos, OpKind::Asin, OpKind::Atanh})
+    cs.push_back({k, {spec({2, 3}, DType::Float64, -0.8, 0.8)}});
+  for (OpKind k : {OpKind::Atan, OpKind::Asinh})
+    cs.push_back({k, {F({2, 3})}});
+  cs.push_back({OpKind::Acosh, {spec({2, 3}, DType::Float64, 1.2, 3.0)}});
+  binary(OpKind::Atan2, NZ({2, 3}), NZ({2, 3}));
+  binary(OpKind::Atan2, NZ({2, 3}), NZ({3}));
   cs.push_back({OpKind::Cast, {F({2, 3})}, {{"dtype", DType::Float32}}, 2e-3, 1e-3});
   cs.push_back({OpKind::Cast, {F({3})}, {{"dtype", DType::Float64}}});
 
@@ -221,6 +229,11 @@ std::vector<FdCase> allCases() {
   cs.push_back({OpKind::TopK, {F({4})}, {{"k", int64_t(4)}}});
   cs.push_back({OpKind::UnsortedSegmentSum, {F({4, 3}), I32({4}, {0, 2, 0, -1})}, {{"num_segments", int64_t(3)}}});
   cs.push_back({OpKind::UnsortedSegmentSum, {F({2, 2}), I32({2, 2}, {1, 1, 0, 3})}, {{"num_segments", int64_t(4)}}});
+  for (OpKind k : {OpKind::UnsortedSegmentMax, OpKind::UnsortedSegmentMin, OpKind::UnsortedSegmentProd}) {
+    // (No empty segment: unsorted max/min fill one with +-1.8e308.)
+    cs.push_back({k, {F({4, 3}), I32({4}, {0, 2, 1, -1})}, {{"num_segments", int64_t(3)}}});
+    cs.push_back({k, {F({5}), I32({5}, {0, 0, 1, 1, 1})}, {{"num_segments", int64_t(2)}, {"sorted", true}}});
+  }
   cs.push_back({OpKind::StridedSliceGrad, {F({2, 3})},
                 {{"shape", V{4, 5}}, {"begin", V{1, 0}}, {"end", V{3, 5}}, {"strides", V{1, 2}}}});
   cs.push_back({OpKind::Pad, {F({2, 3}), ShapeOnly({})}, {{"paddings", V{1, 0, 2, 1}}}});
@@ -429,9 +442,11 @@ TEST_CASE("autodiff: every differentiable op has a gradient rule and a checked s
     if (k == OpKind::Complex || k == OpKind::Real || k == OpKind::Imag || k == OpKind::Conj ||
         k == OpKind::Angle)
       continue;
-    // Ops whose gradient rule refuses by name (TF differentiates them; tfs
-    // raises rather than return None): nothing to sample.
-    if (k == OpKind::RandomGamma || k == OpKind::RandomShuffle || k == OpKind::PyFunction)
+    // Ops whose gradient rule refuses by name (TF differentiates them and
+    // tfs raises rather than return None; TF has no gradient of
+    // TruncateMod and raises LookupError): nothing to sample.
+    if (k == OpKind::RandomGamma || k == OpKind::RandomShuffle || k == OpKind::PyFunction ||
+        k == OpKind::TruncateMod)
       continue;
     // Cholesky's gradient (TF's) is for symmetric perturbations, which
     // single-element differences are not: tests/programs/linalg_gradients
