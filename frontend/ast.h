@@ -49,8 +49,12 @@ enum class Ctx : uint8_t { Load, Store, Del };
 struct Name : Expr {
   std::string id;
   Ctx ctx = Ctx::Load;
-  // Filled by the interpreter's resolver (runtime/interp); -1 = unresolved.
-  int32_t slot = -1;
+  // Filled lazily by the interpreter's name resolver (runtime/interp): the
+  // slot of this name among the locals of the function whose CodeInfo id is
+  // `slotOwner` (-1: not one of its locals). A frame of another function
+  // (a different id) resolves it again, so the result is never stale.
+  mutable uint64_t slotOwner = 0;
+  mutable int32_t slot = -1;
   Name(std::string id, SourceSpan s) : Expr(ExprKind::Name, s), id(std::move(id)) {}
   static bool classof(const Expr *e) { return e->kind == ExprKind::Name; }
   ExprPtr clone() const override;

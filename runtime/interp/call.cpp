@@ -47,7 +47,8 @@ Value Interpreter::callFunction(FunctionObject &fn, const FunctionDef *def, Args
   frame.globals = fn.globals;
   std::shared_ptr<CodeInfo> code = fn.code;
   if (def && def != fn.def) code = analyzeCode(def->params, &def->body, nullptr);
-  frame.code = code.get();
+  frame.setCode(code.get());
+  frame.sizeSlots(code->localNames.size());
   frame.function = &fn;
   auto &vars = frame.locals->vars;
 

@@ -40,32 +40,42 @@ std::shared_ptr<CodeInfo> analyzeCode(const std::vector<ast::Param> &params, con
     scan(*body);
   }
   for (const auto &p : params) writes.insert(p.name);
-  for (const auto &w : writes)
+  static uint64_t lastId = 0;
+  info->id = ++lastId;
+  for (const auto &w : writes)  // a sorted set: slots are the same for every analysis of a def
     if (!info->globals.count(w) && !info->nonlocals.count(w)) {
-      info->isLocal[w] = true;
+      info->slotOf[w] = int32_t(info->localNames.size());
       info->localNames.push_back(w);
     }
   (void)lambdaBody;
   return info;
 }
 
-Value Evaluator::load(const std::string &name, const Expr &at) {
-  // A function's own scope holds only its locals (store() sends global and
-  // nonlocal names elsewhere), so a bound name is found with one lookup,
-  // and then without any (Frame::localRefs).
-  Frame::LocalRef *ref = nullptr;
-  if (f.code && !f.classBody) {
-    if (auto *n = llvm::dyn_cast<Name>(&at); n && &n->id == &name) {
-      ref = &f.localRef(*n);
-      if (ref->node == n) return *ref->value;
-    }
-  }
-  auto v = f.locals->vars.find(name);
+Value Evaluator::loadName(const Name &n) {
+  // A function's local: its slot, else one lookup in the frame's scope
+  // (which then fills the slot), else unbound.
+  int32_t slot = slotOf(n);
+  if (slot < 0) return load(n.id, n);
+  Value *&p = f.slot(slot);
+  if (p) [[likely]] return *p;
+  auto v = f.locals->vars.find(n.id);
   if (v != f.locals->vars.end()) {
-    if (ref) *ref = {static_cast<const Name *>(&at), &v->second};
+    p = &v->second;
     return v->second;
   }
-  if (f.code && f.code->isLocal.count(name)) {
+  in.span_ = n.span;
+  in.raise("UnboundLocalError",
+           fmt::format("cannot access local variable '{}' where it is not associated with a value", n.id));
+}
+
+Value Evaluator::load(const std::string &name, const Expr &at) {
+  // A function's own scope holds only its locals (store() sends global and
+  // nonlocal names elsewhere), and loadName has looked for those already;
+  // other names (imports in a function body, comprehension scopes) may
+  // still be bound here.
+  auto v = f.locals->vars.find(name);
+  if (v != f.locals->vars.end()) return v->second;
+  if (f.code && !f.classBody && f.code->slotOf.count(name)) {
     in.span_ = at.span;
     in.raise("UnboundLocalError",
              fmt::format("cannot access local variable '{}' where it is not associated with a value", name));
@@ -106,18 +116,14 @@ void Evaluator::raiseNameError(const std::string &name) {
 }
 
 void Evaluator::storeName(const Name &target, Value v) {
-  if (f.code && !f.classBody) {
-    Frame::LocalRef &ref = f.localRef(target);
-    if (ref.node == &target) {
-      *ref.value = std::move(v);
+  if (int32_t slot = slotOf(target); slot >= 0) {
+    Value *&p = f.slot(slot);
+    if (p) [[likely]] {
+      *p = std::move(v);
       return;
     }
-    if (!f.code->globals.count(target.id) && !f.code->nonlocals.count(target.id)) {
-      auto [it, fresh] = f.locals->vars.insert_or_assign(target.id, std::move(v));
-      (void)fresh;
-      ref = {&target, &it->second};
-      return;
-    }
+    p = &f.locals->vars.insert_or_assign(target.id, std::move(v)).first->second;
+    return;
   }
   store(target.id, std::move(v));
 }
@@ -168,27 +174,6 @@ BinOp toBinOp(BinOpKind k) {
 
 BinOp astBinOp(BinOpKind k) { return toBinOp(k); }
 
-bool fastIntBinary(BinOpKind op, int64_t x, int64_t y, Value &out) {
-  int64_t r = 0;
-  switch (op) {
-  case BinOpKind::Add: if (__builtin_add_overflow(x, y, &r)) return false; break;
-  case BinOpKind::Sub: if (__builtin_sub_overflow(x, y, &r)) return false; break;
-  case BinOpKind::Mul: if (__builtin_mul_overflow(x, y, &r)) return false; break;
-  case BinOpKind::FloorDiv:
-    if (y <= 0) return false;
-    r = x / y - (x % y != 0 && x < 0);
-    break;
-  case BinOpKind::Mod:
-    if (y <= 0) return false;
-    r = x % y;
-    if (r < 0) r += y;
-    break;
-  default: return false;
-  }
-  out = Value::integer(r);
-  return true;
-}
-
 namespace {
 // Int comparisons (not `is` / `in`): false for other operators.
 bool fastIntCompare(CmpOpKind op, int64_t x, int64_t y, bool &out) {
@@ -204,9 +189,86 @@ bool fastIntCompare(CmpOpKind op, int64_t x, int64_t y, bool &out) {
 }
 }  // namespace
 
+// The common expressions of arithmetic loops, kept small so that the
+// recursion through it stays cheap; the rest is evalGeneral.
 Value Evaluator::eval(const Expr &e) {
   switch (e.kind) {
-  case ExprKind::Name: return load(static_cast<const Name &>(e).id, e);
+  case ExprKind::Name: {
+    auto &n = static_cast<const Name &>(e);
+    if (n.slotOwner == f.codeId && n.slot >= 0) [[likely]]
+      if (Value *p = f.slot(n.slot)) [[likely]] return *p;
+    return loadName(n);
+  }
+  case ExprKind::Constant: {
+    auto &c = static_cast<const Constant &>(e);
+    if (c.type == Constant::Type::Int) return Value::integer(c.i);
+    return evalGeneral(e);
+  }
+  case ExprKind::BinOp: {
+    auto &b = static_cast<const ast::BinOp &>(e);
+    Value l = operand(*b.lhs), r = operand(*b.rhs);
+    int64_t fast;
+    if (l.isInt() && r.isInt() && fastIntBinary(b.op, l.asInt(), r.asInt(), fast)) return Value::integer(fast);
+    in.span_ = e.span;
+    return in.binary(toBinOp(b.op), l, r);
+  }
+  case ExprKind::Compare: {
+    auto &c = static_cast<const Compare &>(e);
+    if (c.ops.size() != 1) return evalCompare(c);
+    Value left = operand(*c.left);
+    Value right = operand(*c.comparators[0]);
+    bool truth;
+    if (left.isInt() && right.isInt() && fastIntCompare(c.ops[0], left.asInt(), right.asInt(), truth))
+      return Value::boolean(truth);
+    in.span_ = e.span;
+    return compareOnce(c.ops[0], left, right);
+  }
+  default: return evalGeneral(e);
+  }
+}
+
+Value Evaluator::compareOnce(CmpOpKind op, const Value &left, const Value &right) {
+  switch (op) {
+  case CmpOpKind::Eq: return in.compare(CmpOp::Eq, left, right);
+  case CmpOpKind::NotEq: return in.compare(CmpOp::Ne, left, right);
+  case CmpOpKind::Lt: return in.compare(CmpOp::Lt, left, right);
+  case CmpOpKind::LtE: return in.compare(CmpOp::Le, left, right);
+  case CmpOpKind::Gt: return in.compare(CmpOp::Gt, left, right);
+  case CmpOpKind::GtE: return in.compare(CmpOp::Ge, left, right);
+  case CmpOpKind::Is: return Value::boolean(left.is(right));
+  case CmpOpKind::IsNot: return Value::boolean(!left.is(right));
+  case CmpOpKind::In: return Value::boolean(in.contains(right, left));
+  case CmpOpKind::NotIn: return Value::boolean(!in.contains(right, left));
+  }
+  return Value();
+}
+
+// A chain `a < b < c`: each comparand evaluated once, stopping at the
+// first false link.
+Value Evaluator::evalCompare(const Compare &c) {
+  Value left = eval(*c.left);
+  Value result;
+  for (size_t i = 0; i < c.ops.size(); ++i) {
+    Value right = eval(*c.comparators[i]);
+    bool truth = false;
+    if (left.isInt() && right.isInt() && fastIntCompare(c.ops[i], left.asInt(), right.asInt(), truth)) {
+      result = Value::boolean(truth);
+    } else {
+      in.span_ = c.span;
+      result = compareOnce(c.ops[i], left, right);
+      truth = i + 1 == c.ops.size() || in.truth(result);
+    }
+    if (i + 1 < c.ops.size() && !truth) return result;
+    left = std::move(right);
+  }
+  return result;
+}
+
+Value Evaluator::evalGeneral(const Expr &e) {
+  switch (e.kind) {
+  case ExprKind::Name: return loadName(static_cast<const Name &>(e));
+  case ExprKind::BinOp:
+  case ExprKind::Compare: return eval(e);
   case ExprKind::Constant: {
     auto &c = static_cast<const Constant &>(e);
     switch (c.type) {
@@ -221,14 +283,6 @@ Value Evaluator::eval(const Expr &e) {
     return Value();
   }
   case ExprKind::FString: return evalFString(static_cast<const FString &>(e));
-  case ExprKind::BinOp: {
-    auto &b = static_cast<const ast::BinOp &>(e);
-    Value l = eval(*b.lhs), r = eval(*b.rhs);
-    Value fast;
-    if (l.isInt() && r.isInt() && fastIntBinary(b.op, l.asInt(), r.asInt(), fast)) return fast;
-    in.span_ = e.span;
-    return in.binary(toBinOp(b.op), l, r);
-  }
   case ExprKind::UnaryOp: {
     auto &u = static_cast<const ast::UnaryOp &>(e);
     Value v = eval(*u.operand);
@@ -251,37 +305,6 @@ Value Evaluator::eval(const Expr &e) {
       if (b.isAnd ? !t : t) return v;
     }
     return v;
-  }
-  case ExprKind::Compare: {
-    auto &c = static_cast<const Compare &>(e);
-    Value left = eval(*c.left);
-    Value result;
-    for (size_t i = 0; i < c.ops.size(); ++i) {
-      Value right = eval(*c.comparators[i]);
-      bool truth = false;
-      if (left.isInt() && right.isInt() && fastIntCompare(c.ops[i], left.asInt(), right.asInt(), truth)) {
-        result = Value::boolean(truth);
-        if (i + 1 < c.ops.size() && !truth) return result;
-        left = right;
-        continue;
-      }
-      in.span_ = e.span;
-      switch (c.ops[i]) {
-      case CmpOpKind::Eq: result = in.compare(CmpOp::Eq, left, right); break;
-      case CmpOpKind::NotEq: result = in.compare(CmpOp::Ne, left, right); break;
-      case CmpOpKind::Lt: result = in.compare(CmpOp::Lt, left, right); break;
-      case CmpOpKind::LtE: result = in.compare(CmpOp::Le, left, right); break;
-      case CmpOpKind::Gt: result = in.compare(CmpOp::Gt, left, right); break;
-      case CmpOpKind::GtE: result = in.compare(CmpOp::Ge, left, right); break;
-      case CmpOpKind::Is: result = Value::boolean(left.is(right)); break;
-      case CmpOpKind::IsNot: result = Value::boolean(!left.is(right)); break;
-      case CmpOpKind::In: result = Value::boolean(in.contains(right, left)); break;
-      case CmpOpKind::NotIn: result = Value::boolean(!in.contains(right, left)); break;
-      }
-      if (i + 1 < c.ops.size() && !in.truth(result)) return result;
-      left = right;
-    }
-    return result;
   }
   case ExprKind::Call: return evalCall(static_cast<const Call &>(e));
   case ExprKind::Attribute: {

@@ -79,7 +79,7 @@ void Evaluator::assign(const Expr &target, const Value &v) {
 void Evaluator::del(const Expr &target) {
   in.span_ = target.span;
   if (auto *n = llvm::dyn_cast<Name>(&target)) {
-    f.localRefs.fill({});  // they may point at the erased value
+    f.clearSlots();  // they may point at the erased value
     if (!f.locals->vars.erase(n->id)) in.raise("NameError", fmt::format("name '{}' is not defined", n->id));
     return;
   }
@@ -348,55 +348,27 @@ Flow Evaluator::exec(const Stmt &s) {
       return Flow::Normal;
     }
     Value v = eval(*a.value);
+    if (a.targets.size() == 1) [[likely]] {
+      if (Value *p = boundSlot(*a.targets[0])) {
+        *p = std::move(v);
+        return Flow::Normal;
+      }
+    }
     for (const auto &t : a.targets) assign(*t, v);
     return Flow::Normal;
   }
   case StmtKind::AugAssign: {
     auto &a = static_cast<const AugAssign &>(s);
-    Value cur = eval(*a.target);
-    Value rhs = eval(*a.value);
-    Value result;
-    if (cur.isInt() && rhs.isInt() && fastIntBinary(a.op, cur.asInt(), rhs.asInt(), result)) {
-      assign(*a.target, result);
+    Value cur = operand(*a.target);
+    Value rhs = operand(*a.value);
+    int64_t fast;
+    if (cur.isInt() && rhs.isInt() && fastIntBinary(a.op, cur.asInt(), rhs.asInt(), fast)) {
+      if (Value *p = boundSlot(*a.target)) *p = Value::integer(fast);
+      else assign(*a.target, Value::integer(fast));
       return Flow::Normal;
     }
     in.span_ = s.span;
-    // In-place dunders (__iadd__ ...) on user instances, falling back to the
-    // binary operator when absent or NotImplemented.
-    static const char *const inplaceNames[] = {"__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__",
-                                               "__imod__", "__ipow__", "__imatmul__", "__ilshift__", "__irshift__",
-                                               "__iand__", "__ior__", "__ixor__"};
-    std::optional<Value> inplace;
-    if (auto *inst = cur.as<InstanceObject>()) {
-      if (auto m = inst->klass->lookup(inplaceNames[size_t(astBinOp(a.op))])) {
-        Value r = in.call(Value(make<BoundMethod>(cur, *m)), std::vector<Value>{rhs});
-        if (!r.is(in.builtin("NotImplemented"))) inplace = r;
-      }
-    } else if (Object *o = cur.obj()) {
-      // Native types with in-place operators (numpy arrays: `w -= lr * g`
-      // changes w itself, so every name bound to it sees the update).
-      if (auto m = o->getAttr(in, inplaceNames[size_t(astBinOp(a.op))])) {
-        Value r = in.call(*m, std::vector<Value>{rhs});
-        if (!r.is(in.builtin("NotImplemented"))) inplace = r;
-      }
-    }
-    if (inplace) {
-      result = *inplace;
-    } else if (auto *l = cur.as<ListObject>(); l && a.op == BinOpKind::Add) {
-      for (auto &x : in.toList(rhs)) l->items.push_back(x);
-      result = cur;
-    } else if (cur.as<ListObject>() && a.op == BinOpKind::Mul) {
-      // list *= n and bytearray += / *= change the object itself (every
-      // name bound to it sees the change), as CPython's in-place slots do.
-      cur.as<ListObject>()->items = in.binary(astBinOp(a.op), cur, rhs).as<ListObject>()->items;
-      result = cur;
-    } else if (auto *ba = cur.as<BytesObject>(); ba && ba->isMutable && (a.op == BinOpKind::Add || a.op == BinOpKind::Mul)) {
-      ba->s = in.binary(astBinOp(a.op), cur, rhs).as<BytesObject>()->s;
-      result = cur;
-    } else {
-      result = in.binary(astBinOp(a.op), cur, rhs);
-    }
-    assign(*a.target, result);
+    assign(*a.target, augmented(a, cur, rhs));
     return Flow::Normal;
   }
   case StmtKind::Return: {
@@ -408,14 +380,14 @@ Flow Evaluator::exec(const Stmt &s) {
     auto &i = static_cast<const If &>(s);
     Value t = eval(*i.test);
     in.span_ = i.test->span;
-    return in.truth(t) ? execBody(i.body) : execBody(i.orelse);
+    return truth(t) ? execBody(i.body) : execBody(i.orelse);
   }
   case StmtKind::While: {
     auto &w = static_cast<const While &>(s);
     for (;;) {
       Value t = eval(*w.test);
       in.span_ = w.test->span;
-      if (!in.truth(t)) break;
+      if (!truth(t)) break;
       Flow fl = execBody(w.body);
       if (fl == Flow::Break) return Flow::Normal;
       if (fl == Flow::Return) return fl;
@@ -443,6 +415,50 @@ Flow Evaluator::exec(const Stmt &s) {
   case StmtKind::Break: return Flow::Break;
   case StmtKind::Continue: return Flow::Continue;
   case StmtKind::Pass: return Flow::Normal;
+  default: return execGeneral(s);
+  }
+}
+
+// `x op= y` other than int arithmetic: the in-place dunder (__iadd__ ...)
+// of a user instance or native type, falling back to the binary operator
+// when absent or NotImplemented.
+Value Evaluator::augmented(const AugAssign &a, const Value &cur, const Value &rhs) {
+  static const char *const inplaceNames[] = {"__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__",
+                                             "__imod__", "__ipow__", "__imatmul__", "__ilshift__", "__irshift__",
+                                             "__iand__", "__ior__", "__ixor__"};
+  if (auto *inst = cur.as<InstanceObject>()) {
+    if (auto m = inst->klass->lookup(inplaceNames[size_t(astBinOp(a.op))])) {
+      Value r = in.call(Value(make<BoundMethod>(cur, *m)), std::vector<Value>{rhs});
+      if (!r.is(in.builtin("NotImplemented"))) return r;
+    }
+  } else if (Object *o = cur.obj()) {
+    // Native types with in-place operators (numpy arrays: `w -= lr * g`
+    // changes w itself, so every name bound to it sees the update).
+    if (auto m = o->getAttr(in, inplaceNames[size_t(astBinOp(a.op))])) {
+      Value r = in.call(*m, std::vector<Value>{rhs});
+      if (!r.is(in.builtin("NotImplemented"))) return r;
+    }
+  }
+  if (auto *l = cur.as<ListObject>(); l && a.op == BinOpKind::Add) {
+    for (auto &x : in.toList(rhs)) l->items.push_back(x);
+    return cur;
+  }
+  if (auto *l = cur.as<ListObject>(); l && a.op == BinOpKind::Mul && (rhs.isInt() || rhs.isBool())) {
+    // `lst *= n` repeats the list itself.
+    Value repeated = in.binary(BinOp::Mul, cur, rhs);
+    l->items = repeated.as<ListObject>()->items;
+    return cur;
+  }
+  // bytearray += / *= change the object itself, as CPython's in-place slots do.
+  if (auto *ba = cur.as<BytesObject>(); ba && ba->isMutable && (a.op == BinOpKind::Add || a.op == BinOpKind::Mul)) {
+    ba->s = in.binary(astBinOp(a.op), cur, rhs).as<BytesObject>()->s;
+    return cur;
+  }
+  return in.binary(astBinOp(a.op), cur, rhs);
+}
+
+Flow Evaluator::execGeneral(const Stmt &s) {
+  switch (s.kind) {
   case StmtKind::FunctionDef: {
     auto &d = static_cast<const FunctionDef &>(s);
     store(d.name, defineFunction(d));
@@ -497,6 +513,7 @@ Flow Evaluator::exec(const Stmt &s) {
   case StmtKind::Delete:
     for (const auto &t : static_cast<const Delete &>(s).targets) del(*t);
     return Flow::Normal;
+  default: break;  // exec() runs the others
   }
   return Flow::Normal;
 }

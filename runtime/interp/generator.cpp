@@ -93,7 +93,7 @@ Value makeGenerator(Interpreter &in, FunctionObject &fn, const FunctionDef *def,
   st->function = Ref<FunctionObject>(&fn);
   st->code = std::move(code);
   st->frame = std::move(frame);
-  st->frame.code = st->code.get();
+  st->frame.setCode(st->code.get());
   st->frame.generator = st.get();
   if (def) {
     st->run = [def](GeneratorState &s) {

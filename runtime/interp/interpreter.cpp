@@ -24,8 +24,10 @@
 
 namespace tfs::runtime {
 
+std::atomic<bool> Interpreter::interruptRequested{false};
+
 namespace {
-std::atomic<bool> interrupted{false};
+std::atomic<bool> &interrupted = Interpreter::interruptRequested;
 
 // Ctrl-C: the interpreter polls `interrupted` at every step and raises
 // KeyboardInterrupt (exit 130). Native code (a compiled while_loop, a long
@@ -322,7 +324,7 @@ void Interpreter::pollInterrupt() {
     raise("KeyboardInterrupt", "");
 }
 
-void Interpreter::step() {
+void Interpreter::stepChecked() {
   pollInterrupt();
   if (options_.maxSteps > 0 && ++steps_ > options_.maxSteps)
     raise("RuntimeError", fmt::format("step limit exceeded (--max-steps={})", options_.maxSteps));

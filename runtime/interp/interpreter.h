@@ -13,6 +13,7 @@
 #include "runtime/interp/value.h"
 
 #include <any>
+#include <atomic>
 #include <memory>
 #include <functional>
 #include <string>
@@ -149,8 +150,14 @@ public:
                               const std::vector<std::string> &names,
                               const std::vector<std::optional<Value>> &defaults);
 
-  // Executed statements (for --max-steps) and SIGINT checks.
-  void step();
+  // Executed statements (for --max-steps) and SIGINT checks; inline
+  // because it runs on every statement.
+  void step() {
+    if (interruptRequested.load(std::memory_order_relaxed) || options_.maxSteps > 0) [[unlikely]]
+      stepChecked();
+  }
+  // Set by the SIGINT handler, claimed by step() / pollInterrupt().
+  static std::atomic<bool> interruptRequested;
 
   // A frame starts running (a call, a generator resumed): `site` joins the
   // call chain errors report. RecursionError past the depth limit or when
@@ -167,6 +174,7 @@ public:
   void pollInterrupt();
 
 private:
+  void stepChecked();
   Value callUnchecked(const Value &f, Args args, const Kwargs &kwargs);
 
   friend struct Evaluator;

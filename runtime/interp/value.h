@@ -59,11 +59,14 @@ public:
   bool operator==(const Ref &o) const { return p_ == o.p_; }
 
 private:
+  // Inline down to the count; the (virtual) destruction is out of line, so
+  // that dropping a Value stays a few instructions wherever it happens.
   void release() {
     T *p = p_;
     p_ = nullptr;
-    if (p && --p->refs == 0) delete p;
+    if (p && --p->refs == 0) [[unlikely]] destroy(p);
   }
+  [[gnu::noinline]] static void destroy(T *p) { delete p; }
   T *p_ = nullptr;
 };
 
@@ -305,8 +308,11 @@ struct Scope final : Object, CycleTracked {
 
 // Per-FunctionDef facts computed once (which names are local, ...).
 struct CodeInfo {
-  std::vector<std::string> localNames;
-  std::unordered_map<std::string, bool> isLocal;  // assigned here, not global/nonlocal
+  // Unique for the life of the process (never reused, unlike an address):
+  // what a resolved ast::Name records as its owner.
+  uint64_t id = 0;
+  std::vector<std::string> localNames;  // sorted; a local's slot is its index here
+  std::unordered_map<std::string, int32_t> slotOf;  // assigned here, not global/nonlocal
   std::unordered_map<std::string, bool> globals, nonlocals;
 };
 
