@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <elf.h>
@@ -167,13 +168,21 @@ bool ObjectCache::store(std::string_view key, std::string_view object) {
   return !ec;
 }
 
-// Once per process, before the first store: when the whole cache holds more
-// than kMaxCacheBytes, other builds' subdirectories go, least recently
-// written first (this build's entries are the ones in use).
+// Before the first store of a process, at most once an hour across
+// processes (the walk over every build's entries costs tens of
+// milliseconds on a large cache, which a script's first compile would pay):
+// when the whole cache holds more than kMaxCacheBytes, other builds'
+// subdirectories go, least recently written first (this build's entries
+// are the ones in use).
 void ObjectCache::trimOnce() {
   if (trimmed_) return;
   trimmed_ = true;
   std::error_code ec;
+  fs::path stamp = fs::path(*root_) / "last-trim";
+  auto stamped = fs::last_write_time(stamp, ec);
+  if (!ec && fs::file_time_type::clock::now() - stamped < std::chrono::hours(1)) return;
+  std::ofstream(stamp, std::ios::trunc).put('\n');  // creates it or moves its time forward
+  ec.clear();
   struct Build {
     fs::path dir;
     fs::file_time_type written;

@@ -19,7 +19,8 @@
 // The directory: $TFS_COMPILE_CACHE_DIR, else $XDG_CACHE_HOME/tfs, else
 // ~/.cache/tfs; TFS_NO_COMPILE_CACHE=1 turns the cache off. Entries live in
 // one subdirectory per tfs build; when the cache grows past 256 MiB, the
-// least recently written other builds' subdirectories are removed. An
+// least recently written other builds' subdirectories are removed (checked
+// at most once an hour: the file last-trim records when). An
 // executable without a build ID uses no disk cache (versions could not be
 // told apart). Every file-system error just means "no entry".
 #pragma once
