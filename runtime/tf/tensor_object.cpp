@@ -240,28 +240,7 @@ std::optional<Value> TensorObject::getAttr(Interpreter &in, const std::string &n
   }
   if (name == "item" || name == "tolist") {
     return in.native(name, [self](Interpreter &in, Args, const Kwargs &) -> Value {
-      std::function<Value(size_t, int64_t)> rec = [&](size_t axis, int64_t base) -> Value {
-        const Tensor &t = self->eager;
-        if (axis == t.rank()) {
-          switch (t.dtype()) {
-          case DType::Float16: case DType::Float32: case DType::Float64: return Value::real(t.elementAsDouble(base));
-      case DType::UInt64:
-        if (t.data<uint64_t>()[base] > uint64_t(INT64_MAX))
-          in.raise("NotImplementedError", "a uint64 element above 2**63 - 1 as a Python int is not supported by tfs "
-                                          "(tfs ints are 64-bit)");
-        return Value::integer(t.elementAsInt(base));
-          case DType::Bool: return Value::boolean(t.data<bool>()[base]);
-          case DType::String: return Value(make<BytesObject>(t.data<std::string>()[base]));
-          default: return Value::integer(t.elementAsInt(base));
-          }
-        }
-        int64_t stride = 1;
-        for (size_t d = axis + 1; d < t.rank(); ++d) stride *= t.shape()[d];
-        std::vector<Value> items;
-        for (int64_t i = 0; i < t.shape()[axis]; ++i) items.push_back(rec(axis + 1, base + i * stride));
-        return in.list(items);
-      };
-      return rec(0, 0);
+      return tensorToList(in, self->eager, 'S');
     });
   }
   if (name == "astype" && numpy) {

@@ -357,6 +357,8 @@ Ref<TensorObject> shapeTensor(Interpreter &in, const ShapeArg &arg);
 // The same for an op run eagerly, in TF's eager wording (see dispatch.cpp).
 [[noreturn]] void raiseEagerOpError(Interpreter &in, const ir::OpError &e);
 std::string eagerOpErrorMessage(const std::string &message);
+// A tensor's elements as Python values in nested lists (dispatch.cpp).
+Value tensorToList(Interpreter &in, const Tensor &t, char textKind);
 
 // The `numpy=` part of a tensor's or variable's repr (TF's numpy_text): the
 // numpy repr (a scalar's str), on a line of its own when it spans lines.
