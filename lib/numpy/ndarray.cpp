@@ -1,5 +1,6 @@
 // numpy's conversion, promotion and shape rules (see ndarray.h).
 #include "lib/numpy/ndarray.h"
+#include "lib/numpy/object_array.h"
 #include "lib/numpy/ndarray_text.h"
 
 #include "runtime/tensor/allocator.h"
@@ -204,6 +205,8 @@ Tensor asTensor(Interpreter &in, const Value &v, std::optional<DType> dtype) {
 
 std::optional<DType> dtypeParam(Interpreter &in, const Value &v) {
   if (v.isNone()) return std::nullopt;
+  if (isObjectDType(v))  // the functions that make object arrays check before they get here
+    in.raise("NotImplementedError", "dtype=object (numpy object arrays) is not supported by tfs in this function");
   if (textDTypeParam(in, v)) return DType::String;  // 'U5', np.str_, ... (ndarray_text.h)
   if (auto *s = v.as<StrObject>()) {
     if (auto d = parseNumpyDTypeName(s->s)) return d;

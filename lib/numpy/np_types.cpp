@@ -4,6 +4,7 @@
 // isscalar).
 #include "lib/numpy/ndarray_text.h"
 #include "lib/numpy/numpy_lib.h"
+#include "lib/numpy/object_array.h"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -132,6 +133,18 @@ Value issubdtype(Interpreter &in, const Bound &b) {
   return Value::boolean(d == typeArg(in, b["arg2"]));
 }
 
+// np.object_: the scalar type of object arrays; np.object_(x) is x itself.
+Ref<ClassObject> objectType(Interpreter &in) {
+  auto k = make<ClassObject>();
+  k->name = "object_";
+  k->module = "numpy";
+  auto *pyObject = in.builtin("object").as<ClassObject>();
+  k->bases = {Ref<ClassObject>(numpyAbstractClass("generic"))};
+  k->mro = {k.get(), numpyAbstractClass("generic"), pyObject};
+  k->construct = [](Interpreter &, Args a, const Kwargs &) -> Value { return a.empty() ? Value() : a[0]; };
+  return k;
+}
+
 // np.str_: numpy's str scalar type, a subclass of Python's str; np.str_(x)
 // is str(x) (tfs hands out Python str for the elements of '<U' arrays).
 Ref<ClassObject> strType(Interpreter &in) {
@@ -176,11 +189,13 @@ void installTypes(Interpreter &in, ModuleObject &np) {
   alias("ulonglong", DType::UInt64);
   alias("half", DType::Float16);
   vars["str_"] = Value(strType(in));
+  vars["object_"] = Value(objectType(in));
   for (const char *n : {"generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact", "floating",
                         "flexible", "character"})
     vars[n] = Value(Ref<Object>(numpyAbstractClass(n)));
   vars["dtype"] = nativeWithSignature(in, "dtype(dtype, align=!False, copy=!False)", [](Interpreter &in, const Bound &b) {
     if (auto *d = b["dtype"].as<NumpyDTypeObject>()) return Value(Ref<Object>(d));
+    if (isObjectDType(b["dtype"])) return objectDTypeValue();
     if (auto text = textDTypeParam(in, b["dtype"])) return textDTypeValue(*text);
     return numpyDTypeValue(typeArg(in, b["dtype"]));
   });

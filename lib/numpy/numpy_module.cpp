@@ -9,7 +9,9 @@
 // the engine's tensor object calls.
 #include "lib/numpy/ndarray_text.h"
 #include "lib/numpy/numpy_lib.h"
+#include "lib/numpy/object_array.h"
 #include "lib/numpy/ufunc.h"
+#include "runtime/tf/foreign_arrays.h"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -41,6 +43,7 @@ const Defs &allDefs() {
     addEinsumFunctions(d);
     addPadFunctions(d);
     addCorrelateFunctions(d);
+    addObjectCreation(d);
     return d;
   }();
   return defs;
@@ -78,9 +81,13 @@ void defineAll(Interpreter &in, ModuleObject &m, const Defs &defs) {
   for (const Def &d : defs) {
     auto sig = std::make_shared<Signature>(d.signature);
     SignedFn fn = d.fn;
-    m.scope->vars[sig->name()] = in.native(sig->name(), [sig, fn](Interpreter &in, Args a, const Kwargs &kw) {
+    NativeFn numeric = [sig, fn](Interpreter &in, Args a, const Kwargs &kw) {
       Bound b = sig->bind(in, a, kw);
       return finishText(in, fn(in, b), boundSources(*sig, b), boundDType(*sig, b));
+    };
+    m.scope->vars[sig->name()] = in.native(sig->name(), [sig, numeric](Interpreter &in, Args a, const Kwargs &kw) {
+      if (std::optional<Value> r = callWithObjectArrays(in, sig->name(), numeric, a, kw)) return *r;
+      return numeric(in, a, kw);
     });
   }
 }
@@ -102,7 +109,10 @@ void raiseNumpyErrors(ModuleObject &m) {
   }
 }
 
+std::optional<Value> objectAwareAttribute(Interpreter &in, TensorObject &a, const std::string &name);
+
 std::optional<Value> hookGetAttr(Interpreter &in, TensorObject &a, const std::string &name) {
+  if (std::optional<Value> r = objectAwareAttribute(in, a, name)) return r;
   try {
     std::optional<Value> r = ndarrayAttribute(in, a, name);
     if (r && a.text.kind && ndarrayOf(*r)) r = finishText(in, *r, {Value(Ref<Object>(&a))});  // a.T, a.flat
@@ -128,6 +138,7 @@ bool hookSetItem(Interpreter &in, TensorObject &a, const Value &key, const Value
   }
 }
 std::optional<Value> hookBinary(Interpreter &in, BinOp op, const Value &a, const Value &b) {
+  if (objectArrayOf(a) || objectArrayOf(b)) return objectBinary(in, op, a, b);
   try {
     return ndarrayBinaryOp(in, op, a, b);
   } catch (const ir::OpError &e) {
@@ -135,6 +146,7 @@ std::optional<Value> hookBinary(Interpreter &in, BinOp op, const Value &a, const
   }
 }
 std::optional<Value> hookCompare(Interpreter &in, CmpOp op, const Value &a, const Value &b) {
+  if (objectArrayOf(a) || objectArrayOf(b)) return objectCompare(in, op, a, b);
   try {
     return ndarrayCompare(in, op, a, b);
   } catch (const ir::OpError &e) {
@@ -147,6 +159,34 @@ std::optional<Value> hookUnary(Interpreter &in, UnaryOp op, const Value &a) {
   } catch (const ir::OpError &e) {
     in.raise(numpyErrorClass(e), e.message);
   }
+}
+
+// tf.constant / convert_to_tensor of an object array: TF makes a string
+// tensor of one whose elements are all bytes or str, and refuses any other.
+std::optional<Value> objectArrayAsTensorSource(Interpreter &in, const Value &v) {
+  ObjectArray *a = objectArrayOf(v);
+  if (!a) return std::nullopt;
+  if (a->size() == 0) in.raise("NotImplementedError", "converting an empty object array to a tf.Tensor is not supported by tfs");
+  for (const Value &x : a->elements())
+    if (!x.as<BytesObject>() && !x.as<StrObject>())
+      in.raise("ValueError", fmt::format("Failed to convert a NumPy array to a Tensor (Unsupported object type {}).",
+                                         in.typeName(x)));
+  return objectToList(in, *a);
+}
+
+// a.astype(object) of a numeric or text array.
+std::optional<Value> objectAwareAttribute(Interpreter &in, TensorObject &a, const std::string &name) {
+  if (name != "astype") return std::nullopt;
+  std::optional<Value> numeric = ndarrayAttribute(in, a, name);
+  Ref<TensorObject> self(&a);
+  Value fn = *numeric;
+  return in.native(name, [self, fn](Interpreter &in, Args args, const Kwargs &kw) -> Value {
+    const Value *dtype = args.empty() ? nullptr : &args[0];
+    for (auto &[k, x] : kw)
+      if (k == "dtype") dtype = &x;
+    if (dtype && isObjectDType(*dtype)) return toObjectArray(in, Value(self));
+    return in.call(fn, args, kw);
+  });
 }
 
 }  // namespace
@@ -165,6 +205,7 @@ void registerNdarrayHooks() {
   h.compare = hookCompare;
   h.unary = hookUnary;
   setNdarrayHooks(h);
+  setForeignArrayConversion(objectArrayAsTensorSource);
 }
 
 Value makeNumpyModule(Interpreter &in) {

@@ -7,6 +7,7 @@
 #include "runtime/kernels/kernels.h"
 #include "runtime/tensor/format.h"
 #include "runtime/tf/tf.h"
+#include "runtime/tf/foreign_arrays.h"
 #include "runtime/interp/big_int.h"
 #include "frontend/library_span.h"
 
@@ -150,12 +151,30 @@ std::optional<DType> dtypeArg(Interpreter &in, const Value &v) {
 }
 
 namespace {
+ForeignArrayConversion foreignConversion = nullptr;
+std::optional<Value> foreignArray(Interpreter &in, const Value &v) {
+  return foreignConversion ? foreignConversion(in, v) : std::nullopt;
+}
+}  // namespace
+
+void setForeignArrayConversion(ForeignArrayConversion f) { foreignConversion = f; }
+
+namespace {
 // Infers the dtype and shape of nested Python lists of scalars.
 void scan(Interpreter &in, const Value &v, size_t depth, std::vector<int64_t> &shape, bool &anyFloat,
-          bool &anyInt, bool &anyBool, bool &anyStr, std::vector<Value> &flat) {
+          bool &anyInt, bool &anyBool, bool &anyStr, std::vector<Value> &flat, int64_t &leafDepth) {
+  // Every scalar sits at the same depth, or the nesting is not rectangular
+  // ([[1, 2], [3, [4]]] has as many elements as a 2x2x1 shape).
+  auto leafAt = [&](size_t d) {
+    if (leafDepth < 0) leafDepth = int64_t(d);
+    else if (leafDepth != int64_t(d)) in.raise("ValueError", "Can't convert non-rectangular Python sequence to Tensor.");
+  };
   if (auto *t = v.as<TensorObject>(); t && !t->symbolic()) {
+    leafAt(depth + t->eager.rank());
     for (size_t d = 0; d < t->eager.rank(); ++d) {
       if (shape.size() <= depth + d) shape.push_back(t->eager.shape()[d]);
+      else if (shape[depth + d] != t->eager.shape()[d])
+        in.raise("ValueError", "Can't convert non-rectangular Python sequence to Tensor.");
     }
     for (int64_t i = 0; i < t->eager.numElements(); ++i) {
       if (ir::isFloating(t->eager.dtype())) { anyFloat = true; flat.push_back(Value::real(t->eager.elementAsDouble(i))); }
@@ -170,7 +189,7 @@ void scan(Interpreter &in, const Value &v, size_t depth, std::vector<int64_t> &s
     if (shape.size() <= depth) shape.push_back(int64_t(items.size()));
     else if (shape[depth] != int64_t(items.size()))
       in.raise("ValueError", "Can't convert non-rectangular Python sequence to Tensor.");
-    for (auto &x : items) scan(in, x, depth + 1, shape, anyFloat, anyInt, anyBool, anyStr, flat);
+    for (auto &x : items) scan(in, x, depth + 1, shape, anyFloat, anyInt, anyBool, anyStr, flat, leafDepth);
     return;
   }
   if (v.isBool()) anyBool = true;
@@ -180,12 +199,16 @@ void scan(Interpreter &in, const Value &v, size_t depth, std::vector<int64_t> &s
   else if (v.as<StrObject>() || v.as<BytesObject>()) anyStr = true;
   else if (auto *var = v.as<VariableObject>()) {
     Value t = readVariable(in, *var);
-    scan(in, t, depth, shape, anyFloat, anyInt, anyBool, anyStr, flat);
+    scan(in, t, depth, shape, anyFloat, anyInt, anyBool, anyStr, flat, leafDepth);
+    return;
+  } else if (std::optional<Value> stand = foreignArray(in, v)) {
+    scan(in, *stand, depth, shape, anyFloat, anyInt, anyBool, anyStr, flat, leafDepth);
     return;
   } else {
     in.raise("ValueError", fmt::format("Attempt to convert a value ({}) with an unsupported type ({}) to a Tensor.",
                                        in.repr(v), in.typeName(v)));
   }
+  leafAt(depth);
   flat.push_back(v);
 }
 }  // namespace
@@ -194,7 +217,8 @@ Tensor tensorFromPython(Interpreter &in, const Value &v, std::optional<DType> dt
   std::vector<int64_t> shape;
   bool anyFloat = false, anyInt = false, anyBool = false, anyStr = false;
   std::vector<Value> flat;
-  scan(in, v, 0, shape, anyFloat, anyInt, anyBool, anyStr, flat);
+  int64_t leafDepth = -1;
+  scan(in, v, 0, shape, anyFloat, anyInt, anyBool, anyStr, flat, leafDepth);
   DType inferred = anyStr ? DType::String
                    : anyFloat ? (numpyDefaults ? DType::Float64 : DType::Float32)
                    : anyInt ? (numpyDefaults ? DType::Int64 : DType::Int32)
