@@ -71,6 +71,11 @@ std::optional<Value> preludeApi(Interpreter &in, const char *module, const char 
 // tf.train's names written in .tfs (ClusterSpec), for tf.train and tf.compat.v1.train.
 std::optional<Value> trainApi(Interpreter &in, const std::string &name);
 
+// tf.print(*inputs, output_stream, summarize, sep, end, name) and
+// tf.debugging.Assert (tf_print.cpp).
+void tfPrint(Interpreter &in, const Bound &b);
+Value tfAssert(Interpreter &in, Args a, const Kwargs &kw);
+
 // tf.Variable(...) (and v1 get_variable): a new variable from an initial value.
 Value makeVariable(Interpreter &in, const Value &init, std::optional<DType> dtype, const std::string &name,
                    bool trainable, bool v1);
