@@ -8,16 +8,7 @@ import json
 
 import h5py
 import numpy as np
-
-
-def show(name, x):
-    x = np.asarray(x, dtype=np.float64)
-    print(name, list(x.shape), " ".join(["%.6g" % v for v in x.reshape([-1]).tolist()]))
-
-
-def fixed(shape, scale, offset=0.0):
-    n = int(np.prod(shape))
-    return (np.array([scale * (((i * 7) % 13) - 6) + offset for i in range(n)]).reshape(shape)).astype(np.float32)
+from oracle_common import fixed32 as fixed, show
 
 
 def dense_config(name, units, activation, input_shape=None):

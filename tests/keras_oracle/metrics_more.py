@@ -6,11 +6,7 @@
 # metrics from tp/fp/tn/fn at Keras's thresholds (0, i/(n-1), 1; positive
 # when the score is > threshold).
 import numpy as np
-
-
-def show(name, x):
-    x = np.asarray(x, dtype=np.float64)
-    print(name, list(x.shape), " ".join(["%.6g" % v for v in x.reshape([-1]).tolist()]))
+from oracle_common import show
 
 
 def div(a, b):

@@ -9,11 +9,7 @@
 #   Lion: w -= lr * sign(b1 m + (1-b1) g); m = b2 m + (1-b2) g; weight decay
 #         first: w -= w * wd * lr.
 import numpy as np
-
-
-def show(name, x):
-    x = np.asarray(x, dtype=np.float64)
-    print(name, list(x.shape), " ".join(["%.6g" % v for v in x.reshape([-1]).tolist()]))
+from oracle_common import show
 
 
 def grads(step):

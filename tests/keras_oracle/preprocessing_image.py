@@ -9,11 +9,7 @@
 import math
 
 import numpy as np
-
-
-def show(name, x):
-    x = np.asarray(x, dtype=np.float64)
-    print(name, list(x.shape), " ".join(["%.6g" % v for v in x.reshape([-1]).tolist()]))
+from oracle_common import show
 
 
 def encode(rows, depth, mode, weights=None):

@@ -7,13 +7,9 @@
 import re
 
 import numpy as np
+from oracle_common import show
 
 STRIP = r'[!"#$%&()\*\+,-\./:;<=>?@\[\\\]^_`{|}~\']'
-
-
-def show(name, x):
-    flat = np.asarray(x).reshape([-1]).tolist()
-    print(name, list(np.asarray(x).shape), " ".join(["%.6g" % v for v in flat]))
 
 
 def learn(docs, max_tokens=None, start=2):

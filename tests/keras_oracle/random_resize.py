@@ -4,6 +4,7 @@
 # bilinear (half-pixel centers) or nearest rule, written here in numpy; at
 # inference the input passes unchanged, whatever its dtype.
 import numpy as np
+from oracle_common import show
 
 
 def resize_bilinear(img, out_h, out_w):
@@ -33,11 +34,6 @@ def resize_nearest(img, out_h, out_w):
     rows = [min(int(np.floor((i + 0.5) * h / out_h)), h - 1) for i in range(out_h)]
     cols = [min(int(np.floor((j + 0.5) * w / out_w)), w - 1) for j in range(out_w)]
     return img[:, rows][:, :, cols]
-
-
-def show(name, x):
-    x = np.asarray(x, dtype=np.float64)
-    print(name, list(x.shape), " ".join(["%.6g" % v for v in x.reshape([-1]).tolist()]))
 
 
 x = (np.arange(2 * 4 * 6 * 2) % 11).reshape(2, 4, 6, 2).astype(np.float64)

@@ -6,15 +6,7 @@
 # and a [2, 3 * units] bias; the activity regularizer's loss is divided by
 # the batch size).
 import numpy as np
-
-
-def fixed(shape, scale, offset=0.0):
-    n = int(np.prod(shape))
-    return np.array([scale * (((i * 7) % 13) - 6) + offset for i in range(n)]).reshape(shape)
-
-
-def show(name, x):
-    print(name, " ".join(["%.6g" % v for v in np.asarray(x, dtype=np.float64).ravel()]))
+from oracle_common import fixed, show_values as show
 
 
 def weights_for(shapes, scale=0.1, first=0):
