@@ -56,8 +56,10 @@ void unaryOp(Interpreter &in, ModuleObject &m, const std::string &name, OpKind k
   });
 }
 
-// Binary elementwise ops: f(x, y, name=None); a Python scalar adopts the
-// tensor operand's dtype.
+// Binary elementwise ops: f(x, y, name=None). A Python operand adopts the
+// tensor operand's dtype; with no tensor operand, y adopts the dtype x
+// converted to (TF's args_to_matching_eager: tf.maximum(0., [1, -1]) is
+// float32, tf.add(1, 2.5) a TypeError).
 void binaryOp(Interpreter &in, ModuleObject &m, const std::string &name, OpKind k, const std::string &node) {
   def(in, m, name, [k, node](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     auto args = in.bindArgs(ir::opName(k), a, kw, {"x", "y", "name"}, {std::nullopt, std::nullopt, Value()});
@@ -67,7 +69,7 @@ void binaryOp(Interpreter &in, ModuleObject &m, const std::string &name, OpKind 
     else if (auto *t2 = args[1].as<TensorObject>()) like = t2->dtype();
     else if (auto *v2 = args[1].as<VariableObject>()) like = v2->dtype;
     auto x = toTensor(in, args[0], std::nullopt, like);
-    auto y = toTensor(in, args[1], std::nullopt, like);
+    auto y = toTensor(in, args[1], std::nullopt, like ? like : std::optional<DType>(x->dtype()));
     return Value(callOp1(in, k, {x, y}, {}, nameArg(in, args[2], node)));
   });
 }
