@@ -127,11 +127,43 @@ void tensorLeaves(Interpreter &in, const Value &v, std::vector<const TensorObjec
   }
 }
 
+// TF binds a call to a concrete function against its traced signature
+// (FunctionType.bind_with_defaults): a parameter traced with a Python value
+// is a Literal constraint the argument must equal, or the call is a
+// TypeError; a parameter left out takes its traced value. (Tensor
+// arguments are checked by dtype and shape after this.)
+void checkTracedLiterals(Interpreter &in, const ConcreteFunction &cf, Args args, const Kwargs &kwargs) {
+  std::vector<std::pair<std::string, Value>> given;
+  for (size_t i = 0; i < args.size() && i < cf.paramNames.size(); ++i) given.emplace_back(cf.paramNames[i], args[i]);
+  for (const auto &[k, v] : kwargs) given.emplace_back(k, v);
+  for (const auto &[name, v] : given) {
+    std::vector<const ArgSpec *> traced;
+    for (const ArgSpec &s : cf.argSpecs)
+      if (s.name == name || s.name.rfind(name + "[", 0) == 0) traced.push_back(&s);
+    std::vector<ArgSpec> now = describeArgs(in, {name}, {v}, {});
+    for (size_t i = 0; i < traced.size(); ++i) {
+      const ArgSpec &want = *traced[i];
+      if (want.kind != ArgSpec::Kind::Python) continue;
+      bool same = i < now.size() && now[i].name == want.name && now[i].kind == ArgSpec::Kind::Python &&
+                  now[i].text == want.text;
+      if (!same) {
+        std::string got = i < now.size() && now[i].name == want.name && now[i].kind == ArgSpec::Kind::Python
+                              ? now[i].text
+                              : in.repr(v);
+        in.raise("TypeError", fmt::format("Binding inputs to tf.function failed due to `Can not cast {} to {}`.",
+                                          got, literalText(want)));
+      }
+    }
+  }
+}
+
 }  // namespace
 
-// Calling a concrete function: its tensor arguments must match the traced
-// parameters (dtype, and shapes compatible with the traced ones).
+// Calling a concrete function: Python arguments must equal the traced ones;
+// its tensor arguments must match the traced parameters (dtype, and shapes
+// compatible with the traced ones).
 std::optional<Value> ConcreteFunction::call(Interpreter &in, Args args, const Kwargs &kwargs) {
+  checkTracedLiterals(in, *this, args, kwargs);
   std::vector<Ref<TensorObject>> converted;
   std::vector<const TensorObject *> leaves;
   for (const Value &a : args) {

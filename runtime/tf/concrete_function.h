@@ -41,6 +41,9 @@ struct ConcreteFunction : Object, CycleTracked {
     return *exec;
   }
   std::vector<ArgSpec> argSpecs;  // the arguments it was traced for
+  // The Python function's parameter names (without self): a call binds
+  // its positional arguments to them.
+  std::vector<std::string> paramNames;
   // Arguments its cache key names by identity, kept alive so that their
   // addresses are not reused by other objects (function.cpp, identityKeyed).
   std::vector<Value> identityKeyedArgs;

@@ -370,6 +370,7 @@ Ref<ConcreteFunction> FunctionWrapper::trace(Interpreter &in, const std::vector<
   {
     std::vector<std::string> params(names.begin() + long(std::min(offset, names.size())), names.end());
     cf->inputSignature = inputSignatureOf(in, params, symArgs, symKw);
+    cf->paramNames = params;
     if (relaxedShapes && !reduceRetracing) cf->argSpecs = describeArgs(in, params, symArgs, symKw);
   }
   std::vector<Value> callArgs;

@@ -51,17 +51,6 @@ void describe(Interpreter &in, const std::string &name, const Value &v, bool key
 
 std::string shapeText(const ir::Shape &s) { return s.tfString(); }
 
-// TF's trace type of a Python value in a signature: Literal[3].
-std::string literalText(const ArgSpec &a) {
-  switch (a.kind) {
-  case ArgSpec::Kind::Tensor: return tensorSpecText(a.shape, a.dtype);
-  case ArgSpec::Kind::Variable: return "TensorSpec(shape=(), dtype=tf.resource, name=None)";
-  case ArgSpec::Kind::Python: return "Literal[" + a.text + "]";
-  case ArgSpec::Kind::Object: return "<" + a.text + " object>";
-  case ArgSpec::Kind::Structure: return a.text;
-  }
-  return a.text;
-}
 
 // The top-level arguments only (leaves of lists are shown by their list).
 bool isTopLevel(const ArgSpec &a) { return a.name.find('[') == std::string::npos; }
@@ -100,6 +89,18 @@ std::string dotOf(const RunOptions &o, GraphScope &g, const std::vector<std::str
 }
 
 }  // namespace
+
+// TF's trace type of a Python value in a signature: Literal[3].
+std::string literalText(const ArgSpec &a) {
+  switch (a.kind) {
+  case ArgSpec::Kind::Tensor: return tensorSpecText(a.shape, a.dtype);
+  case ArgSpec::Kind::Variable: return "TensorSpec(shape=(), dtype=tf.resource, name=None)";
+  case ArgSpec::Kind::Python: return "Literal[" + a.text + "]";
+  case ArgSpec::Kind::Object: return "<" + a.text + " object>";
+  case ArgSpec::Kind::Structure: return a.text;
+  }
+  return a.text;
+}
 
 std::string tensorSpecText(const ir::Shape &shape, DType dtype) {
   return fmt::format("TensorSpec(shape={}, dtype=tf.{}, name=None)", shapeText(shape), ir::dtypeName(dtype));

@@ -30,6 +30,8 @@ std::vector<ArgSpec> describeArgs(Interpreter &in, const std::vector<std::string
 
 // "TensorSpec(shape=(2,), dtype=tf.float32, name=None)"
 std::string tensorSpecText(const ir::Shape &shape, DType dtype);
+// TF's trace type of one argument: "Literal[3]", "TensorSpec(...)".
+std::string literalText(const ArgSpec &a);
 // "x: TensorSpec(shape=(2,), dtype=tf.float32, name=None), n=3"
 std::string signatureText(const std::vector<ArgSpec> &args);
 // Why `now` needed a new trace after `before`:
