@@ -98,17 +98,38 @@ std::string exceptionOnly(Interpreter &in, const Value &exc) {
   return msg.empty() ? cls + "\n" : cls + ": " + msg + "\n";
 }
 
-std::string formatHandled(Interpreter &in, const PyException &e) {
+// `limit` as CPython's: the first `limit` frames from the handler's side
+// when positive, the last -limit when negative, all when None.
+// The lines format_exception returns: the header, one per frame, the
+// exception line.
+std::vector<std::string> formatHandled(Interpreter &in, const PyException &e, const Value &limit) {
   // The handler's frame: the call sites the exception shares with the
   // running code.
   const auto &now = in.callStack();
   size_t depth = 0;
   while (depth < e.callChain.size() && depth < now.size() && sameSite(e.callChain[depth], now[depth])) ++depth;
-  std::string out = "Traceback (most recent call last):\n";
+  std::vector<const SourceSpan *> frames;
   for (size_t k = depth; k < e.callChain.size(); ++k)
-    if (!libraryFrame(e.callChain[k])) out += formatFrame(e.callChain[k]);
-  if (!libraryFrame(e.span)) out += formatFrame(e.span);
-  return out + exceptionOnly(in, e.exc);
+    if (!libraryFrame(e.callChain[k])) frames.push_back(&e.callChain[k]);
+  if (!libraryFrame(e.span)) frames.push_back(&e.span);
+  size_t first = 0, last = frames.size();
+  if (!limit.isNone()) {
+    int64_t n = in.toInt(limit);
+    if (n >= 0) last = std::min(last, size_t(n));
+    else first = last - std::min(last, size_t(-n));
+  }
+  // No frames left (limit=0): CPython prints the exception line alone.
+  std::vector<std::string> parts;
+  if (first < last) parts.push_back("Traceback (most recent call last):\n");
+  for (size_t k = first; k < last; ++k) parts.push_back(formatFrame(*frames[k]));
+  parts.push_back(exceptionOnly(in, e.exc));
+  return parts;
+}
+
+std::string joined(const std::vector<std::string> &parts) {
+  std::string out;
+  for (const std::string &p : parts) out += p;
+  return out;
 }
 
 Value write(Interpreter &in, const Value &file, const std::string &text) {
@@ -117,15 +138,15 @@ Value write(Interpreter &in, const Value &file, const std::string &text) {
   return in.call(in.getAttr(target, "write"), Args(&s, 1));
 }
 
-std::string formatCurrent(Interpreter &in) {
+std::string formatCurrent(Interpreter &in, const Value &limit) {
   const PyException *e = in.handledException();
-  return e ? formatHandled(in, *e) : "NoneType: None\n";
+  return e ? joined(formatHandled(in, *e, limit)) : "NoneType: None\n";
 }
 
-std::string formatGiven(Interpreter &in, const Value &exc) {
+std::vector<std::string> formatGiven(Interpreter &in, const Value &exc, const Value &limit) {
   const PyException *e = in.handledException();
-  if (e && e->exc.is(exc)) return formatHandled(in, *e);
-  return exceptionOnly(in, exc);  // no frames kept for an exception no except block holds
+  if (e && e->exc.is(exc)) return formatHandled(in, *e, limit);
+  return {exceptionOnly(in, exc)};  // no frames kept for an exception no except block holds
 }
 
 Value makeTracebackModule(Interpreter &in) {
@@ -135,29 +156,20 @@ Value makeTracebackModule(Interpreter &in) {
     Value f = nativeWithSignature(in, sig, std::move(fn));
     vars[f.as<NativeFunction>()->name] = f;
   };
-  def("format_exc(limit=!None, chain=True)", [](Interpreter &in, const Bound &) { return in.str(formatCurrent(in)); });
-  def("print_exc(limit=!None, file=None, chain=True)", [](Interpreter &in, const Bound &a) {
-    write(in, a["file"], formatCurrent(in));
+  def("format_exc(limit=None, chain=True)", [](Interpreter &in, const Bound &a) { return in.str(formatCurrent(in, a["limit"])); });
+  def("print_exc(limit=None, file=None, chain=True)", [](Interpreter &in, const Bound &a) {
+    write(in, a["file"], formatCurrent(in, a["limit"]));
     return Value();
   });
-  def("format_exception(exc, /, value=None, tb=None, limit=!None, chain=True)", [](Interpreter &in, const Bound &a) {
+  def("format_exception(exc, /, value=None, tb=None, limit=None, chain=True)", [](Interpreter &in, const Bound &a) {
     Value exc = a["value"].isNone() ? a["exc"] : a["value"];
-    std::string text = formatGiven(in, exc);
-    // A list of strings: the header, one per frame, the exception line.
     std::vector<Value> parts;
-    size_t pos = 0;
-    while (pos < text.size()) {
-      size_t next = text.find("\n  File ", pos);
-      size_t end = next == std::string::npos ? text.size() : next + 1;
-      if (text.compare(pos, 10, "Traceback ") == 0) end = text.find('\n', pos) + 1;
-      parts.push_back(in.str(text.substr(pos, end - pos)));
-      pos = end;
-    }
+    for (const std::string &p : formatGiven(in, exc, a["limit"])) parts.push_back(in.str(p));
     return in.list(std::move(parts));
   });
-  def("print_exception(exc, /, value=None, tb=None, limit=!None, file=None, chain=True)", [](Interpreter &in, const Bound &a) {
+  def("print_exception(exc, /, value=None, tb=None, limit=None, file=None, chain=True)", [](Interpreter &in, const Bound &a) {
     Value exc = a["value"].isNone() ? a["exc"] : a["value"];
-    write(in, a["file"], formatGiven(in, exc));
+    write(in, a["file"], joined(formatGiven(in, exc, a["limit"])));
     return Value();
   });
   def("format_exception_only(exc, /, value=None)", [](Interpreter &in, const Bound &a) {
