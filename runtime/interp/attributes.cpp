@@ -142,6 +142,7 @@ std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string
       return bindDescriptor(*this, *cattr, obj, inst->klass.get());
     if (inst->klass->isException && (name == "__cause__" || name == "__context__" || name == "__traceback__"))
       return Value();
+    if (inst->klass->isException && name == "__suppress_context__") return Value::boolean(false);
     if (!inst->builtinValue.isNone()) {
       if (auto m = builtinMethod(*this, inst->builtinValue, name)) return m;
       if (auto m = builtinDunder(*this, inst->builtinValue, name)) return m;

@@ -3,6 +3,7 @@
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/eval.h"
 #include "runtime/interp/set_ops.h"
+#include "runtime/interp/traceback_record.h"
 
 #include <fmt/format.h>
 
@@ -11,6 +12,20 @@ namespace tfs::runtime {
 using namespace tfs::ast;
 
 BinOp astBinOp(BinOpKind k);
+
+void recordTraceback(const PyException &e, const std::vector<frontend::SourceSpan> &callStack) {
+  auto *inst = e.exc.as<InstanceObject>();
+  if (!inst) return;
+  auto sameSite = [](const frontend::SourceSpan &a, const frontend::SourceSpan &b) {
+    return a.file == b.file && a.line == b.line && a.col == b.col;
+  };
+  size_t depth = 0;
+  while (depth < e.callChain.size() && depth < callStack.size() && sameSite(e.callChain[depth], callStack[depth])) ++depth;
+  auto tb = make<TracebackObject>();
+  tb->frames.assign(e.callChain.begin() + long(depth), e.callChain.end());
+  tb->frames.push_back(e.span);
+  inst->attrs["__traceback__"] = Value(tb);
+}
 
 std::vector<PyException> &handledExceptions() {
   static thread_local std::vector<PyException> stack;
@@ -214,6 +229,7 @@ Flow Evaluator::execTry(const Try &t) {
       }
       if (!match) continue;
       handled = true;
+      recordTraceback(e, in.callStack());
       if (!h.name.empty()) store(h.name, e.exc);
       handledExceptions().push_back(e);
       try {
@@ -557,6 +573,7 @@ Flow Evaluator::execGeneral(const Stmt &s) {
       in.span_ = s.span;
       if (c.as<ClassObject>()) c = in.call(c, {});
       inst->attrs["__cause__"] = c;
+      inst->attrs["__suppress_context__"] = Value::boolean(true);  // `raise X from Y`, also `from None`
     } else if (!inst->attrs.count("__cause__")) {
       inst->attrs["__cause__"] = Value();
     }

@@ -12,7 +12,9 @@
 #include "lib/python/python_modules.h"
 #include "runtime/interp/interpreter.h"
 #include "runtime/interp/signature.h"
+#include "runtime/interp/traceback_record.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -98,31 +100,87 @@ std::string exceptionOnly(Interpreter &in, const Value &exc) {
   return msg.empty() ? cls + "\n" : cls + ": " + msg + "\n";
 }
 
-// `limit` as CPython's: the first `limit` frames from the handler's side
-// when positive, the last -limit when negative, all when None.
-// The lines format_exception returns: the header, one per frame, the
-// exception line.
-std::vector<std::string> formatHandled(Interpreter &in, const PyException &e, const Value &limit) {
-  // The handler's frame: the call sites the exception shares with the
-  // running code.
-  const auto &now = in.callStack();
-  size_t depth = 0;
-  while (depth < e.callChain.size() && depth < now.size() && sameSite(e.callChain[depth], now[depth])) ++depth;
+// The printed lines of one exception: the header, one per frame (without
+// tfs's library frames), the exception line. `limit` as CPython's: the
+// first `limit` frames from the handler's side when positive, the last
+// -limit when negative, all when None; with no frame left (limit=0) the
+// exception line alone.
+std::vector<std::string> formatFrames(Interpreter &in, const std::vector<const SourceSpan *> &all, const Value &exc,
+                                      const Value &limit) {
   std::vector<const SourceSpan *> frames;
-  for (size_t k = depth; k < e.callChain.size(); ++k)
-    if (!libraryFrame(e.callChain[k])) frames.push_back(&e.callChain[k]);
-  if (!libraryFrame(e.span)) frames.push_back(&e.span);
+  for (const SourceSpan *f : all)
+    if (!libraryFrame(*f)) frames.push_back(f);
   size_t first = 0, last = frames.size();
   if (!limit.isNone()) {
     int64_t n = in.toInt(limit);
     if (n >= 0) last = std::min(last, size_t(n));
     else first = last - std::min(last, size_t(-n));
   }
-  // No frames left (limit=0): CPython prints the exception line alone.
   std::vector<std::string> parts;
   if (first < last) parts.push_back("Traceback (most recent call last):\n");
   for (size_t k = first; k < last; ++k) parts.push_back(formatFrame(*frames[k]));
-  parts.push_back(exceptionOnly(in, e.exc));
+  parts.push_back(exceptionOnly(in, exc));
+  return parts;
+}
+
+// An exception's own recorded frames (its __traceback__), none when it was
+// never caught.
+std::vector<std::string> formatRecorded(Interpreter &in, const Value &exc, const Value &limit) {
+  std::vector<const SourceSpan *> frames;
+  if (auto *inst = exc.as<InstanceObject>()) {
+    auto it = inst->attrs.find("__traceback__");
+    if (it != inst->attrs.end())
+      if (auto *tb = it->second.as<TracebackObject>())
+        for (const SourceSpan &f : tb->frames) frames.push_back(&f);
+  }
+  return formatFrames(in, frames, exc, limit);
+}
+
+Value exceptionAttr(const Value &exc, const char *name) {
+  auto *inst = exc.as<InstanceObject>();
+  if (!inst) return Value();
+  auto it = inst->attrs.find(name);
+  return it == inst->attrs.end() ? Value() : it->second;
+}
+
+// CPython's chain=True: the exception's __cause__ (or, unless suppressed by
+// `raise ... from`, its __context__) printed first, recursively, each
+// followed by the sentence that links it to the next one.
+void prependChain(Interpreter &in, const Value &exc, const Value &limit, std::vector<std::string> &parts,
+                  std::vector<const Object *> &seen) {
+  seen.push_back(exc.obj());
+  Value cause = exceptionAttr(exc, "__cause__"), context = exceptionAttr(exc, "__context__");
+  bool suppress = in.truth(exceptionAttr(exc, "__suppress_context__"));
+  const char *link = nullptr;
+  Value prior;
+  if (!cause.isNone()) {
+    prior = cause;
+    link = "\nThe above exception was the direct cause of the following exception:\n\n";
+  } else if (!context.isNone() && !suppress) {
+    prior = context;
+    link = "\nDuring handling of the above exception, another exception occurred:\n\n";
+  }
+  if (!link || std::find(seen.begin(), seen.end(), prior.obj()) != seen.end()) return;
+  std::vector<std::string> before;
+  prependChain(in, prior, limit, before, seen);
+  std::vector<std::string> own = formatRecorded(in, prior, limit);
+  before.insert(before.end(), own.begin(), own.end());
+  before.push_back(link);
+  parts.insert(parts.begin(), before.begin(), before.end());
+}
+
+std::vector<std::string> formatHandled(Interpreter &in, const PyException &e, const Value &limit, bool chain) {
+  // The handler's frame: the call sites the exception shares with the
+  // running code.
+  const auto &now = in.callStack();
+  size_t depth = 0;
+  while (depth < e.callChain.size() && depth < now.size() && sameSite(e.callChain[depth], now[depth])) ++depth;
+  std::vector<const SourceSpan *> frames;
+  for (size_t k = depth; k < e.callChain.size(); ++k) frames.push_back(&e.callChain[k]);
+  frames.push_back(&e.span);
+  std::vector<std::string> parts = formatFrames(in, frames, e.exc, limit);
+  std::vector<const Object *> seen;
+  if (chain) prependChain(in, e.exc, limit, parts, seen);
   return parts;
 }
 
@@ -138,15 +196,20 @@ Value write(Interpreter &in, const Value &file, const std::string &text) {
   return in.call(in.getAttr(target, "write"), Args(&s, 1));
 }
 
-std::string formatCurrent(Interpreter &in, const Value &limit) {
+std::string formatCurrent(Interpreter &in, const Bound &a) {
   const PyException *e = in.handledException();
-  return e ? joined(formatHandled(in, *e, limit)) : "NoneType: None\n";
+  return e ? joined(formatHandled(in, *e, a["limit"], in.truth(a["chain"]))) : "NoneType: None\n";
 }
 
-std::vector<std::string> formatGiven(Interpreter &in, const Value &exc, const Value &limit) {
+std::vector<std::string> formatGiven(Interpreter &in, const Bound &a) {
+  Value exc = a["value"].isNone() ? a["exc"] : a["value"];
   const PyException *e = in.handledException();
-  if (e && e->exc.is(exc)) return formatHandled(in, *e, limit);
-  return {exceptionOnly(in, exc)};  // no frames kept for an exception no except block holds
+  if (e && e->exc.is(exc)) return formatHandled(in, *e, a["limit"], in.truth(a["chain"]));
+  // Not the exception being handled: the frames it recorded when caught.
+  std::vector<std::string> parts = formatRecorded(in, exc, a["limit"]);
+  std::vector<const Object *> seen;
+  if (in.truth(a["chain"])) prependChain(in, exc, a["limit"], parts, seen);
+  return parts;
 }
 
 Value makeTracebackModule(Interpreter &in) {
@@ -156,20 +219,18 @@ Value makeTracebackModule(Interpreter &in) {
     Value f = nativeWithSignature(in, sig, std::move(fn));
     vars[f.as<NativeFunction>()->name] = f;
   };
-  def("format_exc(limit=None, chain=True)", [](Interpreter &in, const Bound &a) { return in.str(formatCurrent(in, a["limit"])); });
+  def("format_exc(limit=None, chain=True)", [](Interpreter &in, const Bound &a) { return in.str(formatCurrent(in, a)); });
   def("print_exc(limit=None, file=None, chain=True)", [](Interpreter &in, const Bound &a) {
-    write(in, a["file"], formatCurrent(in, a["limit"]));
+    write(in, a["file"], formatCurrent(in, a));
     return Value();
   });
   def("format_exception(exc, /, value=None, tb=None, limit=None, chain=True)", [](Interpreter &in, const Bound &a) {
-    Value exc = a["value"].isNone() ? a["exc"] : a["value"];
     std::vector<Value> parts;
-    for (const std::string &p : formatGiven(in, exc, a["limit"])) parts.push_back(in.str(p));
+    for (const std::string &p : formatGiven(in, a)) parts.push_back(in.str(p));
     return in.list(std::move(parts));
   });
   def("print_exception(exc, /, value=None, tb=None, limit=None, file=None, chain=True)", [](Interpreter &in, const Bound &a) {
-    Value exc = a["value"].isNone() ? a["exc"] : a["value"];
-    write(in, a["file"], joined(formatGiven(in, exc, a["limit"])));
+    write(in, a["file"], joined(formatGiven(in, a)));
     return Value();
   });
   def("format_exception_only(exc, /, value=None)", [](Interpreter &in, const Bound &a) {
