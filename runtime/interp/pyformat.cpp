@@ -103,7 +103,12 @@ std::string Interpreter::repr(const Value &v) {
   if (auto *m = v.as<ModuleObject>()) return fmt::format("<module '{}'>", m->name);
   if (auto *inst = v.as<InstanceObject>()) {
     if (auto m = inst->klass->lookup("__repr__"); m && !m->as<NativeFunction>()) {
+      // The code that asked for the text stays the current position (an
+      // error message built from repr() points at its caller, not at the
+      // __repr__'s last line).
+      frontend::SourceSpan at = span_;
       Value r = call(Value(make<BoundMethod>(v, *m)), {});
+      span_ = at;
       if (auto *s = r.as<StrObject>()) return s->s;
       raise("TypeError", fmt::format("__repr__ returned non-string (type {})", typeName(r)));
     }
@@ -134,7 +139,9 @@ std::string Interpreter::str(const Value &v) {
   if (auto *s = v.as<StrObject>()) return s->s;
   if (auto *inst = v.as<InstanceObject>()) {
     if (auto m = inst->klass->lookup("__str__"); m && !m->as<NativeFunction>()) {
+      frontend::SourceSpan at = span_;  // as for __repr__
       Value r = call(Value(make<BoundMethod>(v, *m)), {});
+      span_ = at;
       if (auto *s = r.as<StrObject>()) return s->s;
       raise("TypeError", fmt::format("__str__ returned non-string (type {})", typeName(r)));
     }
