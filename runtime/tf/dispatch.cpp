@@ -232,6 +232,13 @@ Tensor tensorFromPython(Interpreter &in, const Value &v, std::optional<DType> dt
       }
   if (auto *t = v.as<TensorObject>(); t && !t->symbolic() && !dtype) inferred = t->eager.dtype();
   DType out = dtype.value_or(inferred);
+  // Strings beside numbers (TF's py_seq_tensor error; the ragged_tensor
+  // guide's tf.ragged.constant([["one", "two"], [3, 4]])).
+  if (anyStr && (anyInt || anyFloat || anyBool)) {
+    if (numpyDefaults)  // numpy makes str() of the numbers, in a dtype wide enough for any of their kind
+      in.raise("NotImplementedError", "an array of strings mixed with numbers is not supported by tfs");
+    in.raise("ValueError", "Can't convert Python sequence with mixed types to Tensor.");
+  }
   if (anyStr && out != DType::String)
     in.raise("TypeError", fmt::format("Cannot convert {} to EagerTensor of dtype {}", in.repr(v), ir::dtypeName(out)));
   if (!anyStr && out == DType::String)
