@@ -12,10 +12,11 @@
 // partition / rpartition give an array with a last axis of the three parts
 // (the longest part's width); the comparisons compare code points (bytes)
 // after stripping trailing whitespace, as compare_chararrays(rstrip=True).
-// split / rsplit / splitlines (object arrays of lists: tfs has no object
-// dtype) raise NotImplementedError.
+// split / rsplit / splitlines give object arrays of the lists Python's
+// methods return.
 #include "lib/numpy/ndarray_text.h"
 #include "lib/numpy/numpy_lib.h"
+#include "lib/numpy/object_array.h"
 
 #include <cctype>
 #include <fmt/format.h>
@@ -124,6 +125,19 @@ Value partitioned(Interpreter &in, std::vector<Operand> ops, const char *method)
   Value result = newArray(std::move(out));
   markText(*ndarrayOf(result), TextDType{ops[0].kind, 0});
   return result;
+}
+
+// split / rsplit / splitlines: an object array of each element's list.
+// The extra arguments are scalars (None included: numpy passes `sep` even
+// when it is None, so split(a, None, 1) splits on whitespace once).
+Value splitEach(Interpreter &in, const Operand &a, const char *method, const std::vector<Value> &args) {
+  for (const Value &v : args)
+    if (ndarrayOf(v) || v.as<ListObject>() || v.as<TupleObject>())
+      in.raise("NotImplementedError", fmt::format("numpy.char.{} with array arguments is not supported by tfs", method));
+  std::vector<Value> lists;
+  for (int64_t i = 0, n = a.t.numElements(); i < n; ++i)
+    lists.push_back(in.call(in.getAttr(elementValue(in, a, i), method), args));
+  return newObjectArray(std::move(lists), a.t.shape());
 }
 
 // compare_chararrays: `op` one of == != < > <= >=, trailing whitespace
@@ -285,7 +299,20 @@ Value makeCharModule(Interpreter &in) {
     std::string op = cmp.as<BytesObject>() ? cmp.as<BytesObject>()->s : in.str(cmp);
     return compared(in, b["a1"], b["a2"], op, in.truth(b["rstrip"]));
   });
-  for (const char *name : {"split", "rsplit", "splitlines", "mod", "translate", "expandtabs", "array", "asarray", "chararray"}) {
+  for (const char *name : {"split", "rsplit"}) {
+    std::string method = name;
+    def(fmt::format("{}(a, sep=None, maxsplit=None)", name).c_str(), [method](Interpreter &in, const Bound &b) {
+      std::vector<Value> args{b["sep"]};
+      if (!b.isNone("maxsplit")) args.push_back(b["maxsplit"]);
+      return splitEach(in, textOperand(in, b["a"]), method.c_str(), args);
+    });
+  }
+  def("splitlines(a, keepends=None)", [](Interpreter &in, const Bound &b) {
+    std::vector<Value> args;
+    if (!b.isNone("keepends")) args.push_back(b["keepends"]);
+    return splitEach(in, textOperand(in, b["a"]), "splitlines", args);
+  });
+  for (const char *name : {"mod", "translate", "expandtabs", "array", "asarray", "chararray"}) {
     std::string n = name;
     m->scope->vars[n] = in.native(n, [n](Interpreter &in, Args, const Kwargs &) -> Value {
       in.raise("NotImplementedError", fmt::format("numpy.char.{} is not supported by tfs", n));

@@ -7,6 +7,7 @@
 #include "lib/zip_archive.h"
 #include "lib/numpy/npy_format.h"
 #include "lib/numpy/numpy_lib.h"
+#include "lib/numpy/object_array.h"
 
 #include <fmt/format.h>
 
@@ -128,6 +129,8 @@ struct NpzFileObject final : Object {
 Value save(Interpreter &in, const Bound &b) {
   FileArg f = fileArg(in, b["file"]);
   if (f.isPath() && !endsWith(f.path, ".npy")) f.path += ".npy";
+  if (objectArrayOf(b["arr"]) && !in.truth(b["allow_pickle"]))
+    in.raise("ValueError", "Object arrays cannot be saved when allow_pickle=False");
   writeTo(in, f, encodeNpy(in, b["arr"]));
   return Value();
 }

@@ -1,4 +1,5 @@
 #include "lib/numpy/npy_format.h"
+#include "lib/numpy/object_array.h"
 #include "lib/numpy/ndarray_text.h"
 #include "runtime/interp/codecs.h"
 
@@ -348,6 +349,7 @@ Tensor textFromPayload(Interpreter &in, const std::string &data, const Shape &sh
 }  // namespace
 
 std::string encodeNpy(Interpreter &in, const Value &v) {
+  if (ObjectArray *o = objectArrayOf(v)) return encodeObjectNpy(in, *o);
   Tensor t;
   bool fortran = false;
   TextDType text;
@@ -457,6 +459,13 @@ Value decodeNpy(Interpreter &in, const ReadBytes &read, const NpyLoadOptions &op
   if (!shapeOk) in.raise("ValueError", "shape is not valid: " + reprOf(*shapeLit));
   if (fortran->kind != Literal::Kind::Bool)
     in.raise("ValueError", "fortran_order is not a valid bool: " + reprOf(*fortran));
+  if (descr->kind == Literal::Kind::Str && (descr->s == "|O" || descr->s == "O" || descr->s == "<O" || descr->s == ">O")) {
+    if (!opts.allowPickle) in.raise("ValueError", "Object arrays cannot be loaded when allow_pickle=False");
+    Value arr = decodeObjectNpy(in, read(SIZE_MAX / 2));  // the pickle runs to the end of the stream
+    ObjectArray *a = objectArrayOf(arr);
+    if (a->shape() != shape) in.raise("ValueError", "the pickled array's shape does not match the .npy header");
+    return arr;
+  }
   std::optional<TextDType> text = textDescr(in, *descr);
   DType dtype = text ? DType::String : dtypeOfDescr(in, *descr, opts);
   size_t itemSize = text ? size_t(text->kind == 'U' ? 4 * text->width : text->width) : ir::dtypeSize(dtype);

@@ -43,6 +43,7 @@ const Defs &allDefs() {
     addEinsumFunctions(d);
     addPadFunctions(d);
     addCorrelateFunctions(d);
+    addObjectFunctions(d);
     addObjectCreation(d);
     return d;
   }();
@@ -112,6 +113,7 @@ void raiseNumpyErrors(ModuleObject &m) {
 std::optional<Value> objectAwareAttribute(Interpreter &in, TensorObject &a, const std::string &name);
 
 std::optional<Value> hookGetAttr(Interpreter &in, TensorObject &a, const std::string &name) {
+  if (isProtocolDunder(name)) return std::nullopt;  // the interpreter's (hasattr(a, "__len__") is True)
   if (std::optional<Value> r = objectAwareAttribute(in, a, name)) return r;
   try {
     std::optional<Value> r = ndarrayAttribute(in, a, name);

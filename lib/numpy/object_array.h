@@ -55,6 +55,9 @@ struct ObjectArray final : Object {
 };
 
 ObjectArray *objectArrayOf(const Value &v);
+// __len__ / __iter__ / __getitem__ / __setitem__ / __contains__: an array's
+// getAttr leaves them to the interpreter, which calls the object's hooks.
+bool isProtocolDunder(const std::string &name);
 // A new object array holding these elements (C order) in this shape.
 Value newObjectArray(std::vector<Value> items, const Shape &shape);
 // An object array sharing `storage` (a view) with these positions.
@@ -95,9 +98,19 @@ Value objectCompare(Interpreter &in, CmpOp op, const Value &a, const Value &b);
 std::optional<Value> callWithObjectArrays(Interpreter &in, const std::string &name, const NativeFn &numeric, Args args,
                                           const Kwargs &kwargs);
 // np.array / asarray / zeros / ones / empty / full / *_like among `defs`
-// learn dtype=object and numpy's object inference (object_array_creation.cpp).
-bool makesObjectArrays(const std::string &name);
+// learn dtype=object and numpy's object inference (object_array_creation.cpp);
+// they and np.save / savez take object arrays themselves.
+bool handlesObjectArrays(const std::string &name);
 void addObjectCreation(Defs &defs);
+// Object arrays in .npy files (npy_pickle.cpp): the whole file np.save
+// writes, the array from the pickle after a '|O' header, and the BUILD step
+// of unpickling (ndarray.__setstate__).
+std::string encodeObjectNpy(Interpreter &in, const ObjectArray &a);
+Value decodeObjectNpy(Interpreter &in, const std::string &pickled);
+void setObjectArrayState(Interpreter &in, ObjectArray &a, const Value &state);
+// np.frompyfunc (object_array_functions.cpp); np.vectorize is
+// numpy's Python over it (_np_vectorize.tfs).
+void addObjectFunctions(Defs &defs);
 // The result of numeric code run on positions into `storage` (an ndarray,
 // a numpy scalar, or a list / tuple of them) as object arrays and elements:
 // a view shares the store, a new array gets its own.

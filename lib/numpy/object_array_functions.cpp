@@ -128,7 +128,7 @@ std::optional<Value> callWithObjectArrays(Interpreter &in, const std::string &na
   bool any = false;
   for (const Value &x : args) any |= holdsObjectArray(x);
   for (auto &[k, x] : kwargs) any |= holdsObjectArray(x);
-  if (!any || makesObjectArrays(name)) return std::nullopt;
+  if (!any || handlesObjectArrays(name)) return std::nullopt;
   if (kJoiners.count(name) || kMovers.count(name)) return moveElements(in, name, numeric, args, kwargs);
   if (kReductions.count(name) && !args.empty() && objectArrayOf(args[0]))
     return in.call(in.getAttr(args[0], name), std::vector<Value>(args.begin() + 1, args.end()), kwargs);
@@ -140,6 +140,87 @@ std::optional<Value> callWithObjectArrays(Interpreter &in, const std::string &na
     if (auto it = kCompareUfuncs.find(name); it != kCompareUfuncs.end()) return objectCompare(in, it->second, args[0], args[1]);
   }
   in.raise("NotImplementedError", fmt::format("numpy.{} of object arrays (dtype=object) is not supported by tfs", name));
+}
+
+}  // namespace tfs::runtime::tf::numpy
+
+namespace tfs::runtime::tf::numpy {
+
+namespace {
+
+// np.frompyfunc(func, nin, nout): a ufunc over object arrays calling func on
+// each broadcast tuple of elements; nout > 1 gives a tuple of arrays, a 0-d
+// result the element itself.
+struct PyUfunc final : Object {
+  Value func;
+  int64_t nin = 1, nout = 1;
+  std::string name;
+  const char *typeName() const override { return "ufunc"; }
+  std::optional<std::string> repr(Interpreter &) override { return "<ufunc '" + name + "'>"; }
+  std::optional<Value> getAttr(Interpreter &in, const std::string &attr) override {
+    if (attr == "nin") return Value::integer(nin);
+    if (attr == "nout") return Value::integer(nout);
+    if (attr == "nargs") return Value::integer(nin + nout);
+    if (attr == "__name__") return in.str(name);
+    if (attr == "identity") return Value();
+    return std::nullopt;
+  }
+  std::optional<Value> call(Interpreter &in, Args args, const Kwargs &kwargs) override {
+    if (int64_t(args.size()) < nin || int64_t(args.size()) > nin + nout)
+      in.raise("TypeError", fmt::format("{}() takes from {} to {} positional arguments but {} were given", name, nin,
+                                        nin + nout, args.size()));
+    if (int64_t(args.size()) > nin || !kwargs.empty())
+      in.raise("NotImplementedError", "out= and keyword arguments of a np.frompyfunc ufunc are not supported by tfs");
+    std::vector<Ref<ObjectArray>> ops;
+    std::vector<Shape> shapes;
+    for (const Value &a : args) {
+      bool sequence = a.as<ListObject>() || a.as<TupleObject>() || objectArrayOf(a) ||
+                      (a.as<TensorObject>() && !a.as<TensorObject>()->symbolic());
+      Value arr = sequence ? toObjectArray(in, a) : newObjectArray({a}, {});
+      ops.push_back(Ref<ObjectArray>(objectArrayOf(arr)));
+      shapes.push_back(ops.back()->shape());
+    }
+    Shape shape = broadcastShapes(in, shapes);
+    std::vector<Tensor> where;
+    for (auto &o : ops) where.push_back(broadcastTo(o->positions, shape));
+    std::vector<std::vector<Value>> outs{size_t(nout)};
+    std::vector<Value> callArgs(ops.size());
+    for (int64_t k = 0, n = elementCount(shape); k < n; ++k) {
+      for (size_t i = 0; i < ops.size(); ++i) callArgs[i] = ops[i]->storage->items[size_t(where[i].data<int64_t>()[k])];
+      Value r = in.call(func, callArgs);
+      if (nout == 1) {
+        outs[0].push_back(r);
+        continue;
+      }
+      std::vector<Value> parts = in.toList(r);
+      if (int64_t(parts.size()) != nout)
+        in.raise("ValueError", fmt::format("Function returned a tuple of length {}, expected {}", parts.size(), nout));
+      for (int64_t j = 0; j < nout; ++j) outs[size_t(j)].push_back(parts[size_t(j)]);
+    }
+    std::vector<Value> results;
+    for (auto &o : outs) results.push_back(shape.empty() ? o[0] : newObjectArray(std::move(o), shape));
+    return nout == 1 ? results[0] : in.tuple(results);
+  }
+};
+
+}  // namespace
+
+void addObjectFunctions(Defs &defs) {
+  defs.push_back({"frompyfunc(func, /, nin, nout, *, identity=!None)", [](Interpreter &in, const Bound &b) -> Value {
+    auto u = make<PyUfunc>();
+    u->func = b["func"];
+    u->nin = in.toIndex(b["nin"]);
+    u->nout = in.toIndex(b["nout"]);
+    if (u->nin < 0 || u->nout < 1) in.raise("ValueError", "nin and nout must be a non-negative and a positive integer");
+    std::optional<Value> fname = in.getAttrOpt(u->func, "__name__");
+    u->name = (fname ? in.str(*fname) : std::string("?")) + " (vectorized)";
+    return Value(u);
+  }});
+  defs.push_back({"vectorize(pyfunc, otypes=None, doc=None, excluded=None, cache=False, signature=None)",
+                  [](Interpreter &in, const Bound &b) -> Value {
+                    Value cls = in.getAttr(importPreludeModule(in, "_np_vectorize"), "vectorize");
+                    return in.call(cls, std::vector<Value>(b.values().begin(), b.values().end()));
+                  }});
 }
 
 }  // namespace tfs::runtime::tf::numpy

@@ -194,7 +194,13 @@ std::optional<Value> ObjectArray::unary(Interpreter &in, UnaryOp op) {
 
 // --- attributes and methods ------------------------------------------------------------------
 
+bool isProtocolDunder(const std::string &name) {
+  return name == "__len__" || name == "__iter__" || name == "__getitem__" || name == "__setitem__" ||
+         name == "__contains__";
+}
+
 std::optional<Value> ObjectArray::getAttr(Interpreter &in, const std::string &name) {
+  if (isProtocolDunder(name)) return std::nullopt;  // the interpreter's, over length() / iter() / getItem()
   Ref<ObjectArray> self(this);
   Value selfValue(Ref<Object>(this));
   if (name == "shape") {
@@ -241,6 +247,12 @@ std::optional<Value> ObjectArray::getAttr(Interpreter &in, const std::string &na
   if (name == "__abs__")
     return in.native(name, [self](Interpreter &in, Args, const Kwargs &) {
       return mapElements(in, *self, [&](const Value &x) { return in.call(in.builtin("abs"), std::vector<Value>{x}); });
+    });
+  if (name == "__setstate__")
+    return in.native(name, [self](Interpreter &in, Args args, const Kwargs &) {
+      if (args.size() != 1) in.raise("TypeError", "__setstate__() takes exactly one argument");
+      setObjectArrayState(in, *self, args[0]);
+      return Value();
     });
   if (name == "__array__") return in.native(name, [selfValue](Interpreter &, Args, const Kwargs &) { return selfValue; });
   for (auto &[fname, fold] : kFolds)

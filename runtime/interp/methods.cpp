@@ -62,9 +62,7 @@ std::vector<std::string> splitWs(const std::string &s, int64_t maxsplit) {
     while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
     if (i >= s.size()) break;
     if (maxsplit >= 0 && int64_t(out.size()) == maxsplit) {
-      std::string rest = s.substr(i);
-      while (!rest.empty() && std::isspace(static_cast<unsigned char>(rest.back()))) rest.pop_back();
-      out.push_back(rest);
+      out.push_back(s.substr(i));  // the rest as it is, trailing whitespace included ("a b ".split(None, 1))
       return out;
     }
     size_t j = i;
@@ -72,6 +70,54 @@ std::vector<std::string> splitWs(const std::string &s, int64_t maxsplit) {
     out.push_back(s.substr(i, j - i));
     i = j;
   }
+  return out;
+}
+
+// str.rsplit() on whitespace: at most maxsplit cuts counted from the end,
+// the remainder kept as it is ("a b  c" -> ["a b", "c"]).
+std::vector<std::string> rsplitWs(const std::string &s, int64_t maxsplit) {
+  std::vector<std::string> out;
+  size_t j = s.size();
+  auto space = [&](size_t k) { return std::isspace(static_cast<unsigned char>(s[k])) != 0; };
+  while (j > 0) {
+    while (j > 0 && space(j - 1)) --j;
+    if (j == 0) break;
+    if (maxsplit >= 0 && int64_t(out.size()) == maxsplit) {
+      out.push_back(s.substr(0, j));  // the rest as it is, leading whitespace included
+      break;
+    }
+    size_t i = j;
+    while (i > 0 && !space(i - 1)) --i;
+    out.push_back(s.substr(i, j - i));
+    j = i;
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+// str.splitlines(keepends): CPython's line boundaries (\n, \r, \r\n, \v, \f,
+// \x1c-\x1e, and in UTF-8 \x85, \u2028, \u2029).
+std::vector<std::string> splitLines(const std::string &s, bool keepends) {
+  std::vector<std::string> out;
+  size_t start = 0, i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t len = 0;
+    if (c == '\r') len = i + 1 < s.size() && s[i + 1] == '\n' ? 2 : 1;
+    else if (c == '\n' || c == '\v' || c == '\f' || c == 0x1c || c == 0x1d || c == 0x1e) len = 1;
+    else if (c == 0xc2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x85) len = 2;
+    else if (c == 0xe2 && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
+             (static_cast<unsigned char>(s[i + 2]) == 0xa8 || static_cast<unsigned char>(s[i + 2]) == 0xa9))
+      len = 3;
+    if (!len) {
+      ++i;
+      continue;
+    }
+    out.push_back(s.substr(start, i - start + (keepends ? len : 0)));
+    i += len;
+    start = i;
+  }
+  if (start < s.size()) out.push_back(s.substr(start));
   return out;
 }
 
@@ -104,7 +150,7 @@ Value strMethod(Interpreter &in, const std::string &s, const std::string &name, 
     }
     std::vector<Value> out;
     if (sepv.isNone()) {
-      for (auto &p : splitWs(s, maxsplit)) out.push_back(in.str(p));
+      for (auto &p : name == "rsplit" ? rsplitWs(s, maxsplit) : splitWs(s, maxsplit)) out.push_back(in.str(p));
       return in.list(out);
     }
     std::string sep = in.str(sepv);
@@ -136,14 +182,11 @@ Value strMethod(Interpreter &in, const std::string &s, const std::string &name, 
     return in.list(out);
   }
   if (name == "splitlines") {
+    bool keepends = a.size() > 0 && in.truth(a[0]);
+    for (const auto &[k, v] : kw)
+      if (k == "keepends") keepends = in.truth(v);
     std::vector<Value> out;
-    size_t pos = 0;
-    while (pos < s.size()) {
-      size_t f = s.find('\n', pos);
-      if (f == std::string::npos) { out.push_back(in.str(s.substr(pos))); break; }
-      out.push_back(in.str(s.substr(pos, f - pos)));
-      pos = f + 1;
-    }
+    for (auto &line : splitLines(s, keepends)) out.push_back(in.str(line));
     return in.list(out);
   }
   const std::string ws = " \t\n\r\f\v";

@@ -188,7 +188,8 @@ private:
 
 class Reader {
 public:
-  Reader(Interpreter &in, const std::string &data, Value errorClass) : in_(in), d_(data), error_(std::move(errorClass)) {}
+  Reader(Interpreter &in, const std::string &data, Value errorClass, Value findClass = Value())
+      : in_(in), d_(data), error_(std::move(errorClass)), findClass_(std::move(findClass)) {}
 
   Value load() {
     while (true) {
@@ -231,6 +232,10 @@ public:
       case 'X': push(in_.str(take(size_t(little(4))))); break;
       case '\x8d': push(in_.str(take(size_t(little(8))))); break;
       case 'C': push(Value(make<BytesObject>(take(size_t(uint8_t(byte())))))); break;
+      // Python 2's str (SHORT_BINSTRING, BINSTRING), decoded as loads'
+      // default encoding='ASCII' decodes it (numpy files from Python 2).
+      case 'U': push(asciiStr(take(size_t(uint8_t(byte()))))); break;
+      case 'T': push(asciiStr(take(size_t(little(4))))); break;
       case 'B': push(Value(make<BytesObject>(take(size_t(little(4)))))); break;
       case '\x8e': push(Value(make<BytesObject>(take(size_t(little(8)))))); break;
       case ')': push(in_.tuple({})); break;
@@ -303,16 +308,56 @@ public:
       case 'h': push(memoGet(size_t(uint8_t(byte())))); break;
       case 'j': push(memoGet(size_t(little(4)))); break;
       case 'g': push(memoGet(size_t(in_.toInt(in_.str(readLine()))))); break;
-      case 'c': case '\x93': case 'R': case 'b': case '\x81': case '\x92': case 'i': case 'o':
-        in_.raise("NotImplementedError",
-                  "unpickling objects of classes is not supported by tfs (plain data only: None, bool, int, float, "
-                  "str, bytes, tuple, list, dict, set)");
+      // Objects of classes, when the caller resolves globals (numpy's
+      // np.load of object arrays: find_class maps numpy's reconstructors).
+      case 'c':
+        if (findClass_.isNone()) refuseObjects();
+        {
+          std::string module = readLine(), name = readLine();
+          push(in_.call(findClass_, std::vector<Value>{in_.str(module), in_.str(name)}));
+        }
+        break;
+      case '\x93':
+        if (findClass_.isNone()) refuseObjects();
+        {
+          Value name = pop(), module = pop();
+          push(in_.call(findClass_, std::vector<Value>{module, name}));
+        }
+        break;
+      case 'R':
+        if (findClass_.isNone()) refuseObjects();
+        {
+          Value args = pop(), fn = pop();
+          push(in_.call(fn, in_.toList(args)));
+        }
+        break;
+      case 'b':
+        if (findClass_.isNone()) refuseObjects();
+        {
+          Value state = pop();
+          need(1);
+          in_.call(in_.getAttr(stack_.back(), "__setstate__"), std::vector<Value>{state});
+        }
+        break;
+      case '\x81': case '\x92': case 'i': case 'o': refuseObjects();
       default: fail(fmt::format("invalid load key, '{}'.", escapeByte(op)));
       }
     }
   }
 
 private:
+  Value asciiStr(const std::string &s) {
+    for (size_t i = 0; i < s.size(); ++i)
+      if (uint8_t(s[i]) >= 0x80)
+        in_.raise("UnicodeDecodeError", fmt::format("'ascii' codec can't decode byte 0x{:02x} in position {}: ordinal "
+                                                    "not in range(128)", uint8_t(s[i]), i));
+    return in_.str(s);
+  }
+  [[noreturn]] void refuseObjects() {
+        in_.raise("NotImplementedError",
+                  "unpickling objects of classes is not supported by tfs (plain data only: None, bool, int, float, "
+                  "str, bytes, tuple, list, dict, set)");
+  }
   static std::string escapeByte(char c) {
     unsigned char u = static_cast<unsigned char>(c);
     if (u >= 0x20 && u < 0x7F) return std::string(1, c);
@@ -391,6 +436,7 @@ private:
   Interpreter &in_;
   const std::string &d_;
   Value error_;
+  Value findClass_;  // find_class(module, name), None: plain data only
   size_t pos_ = 0;
   std::vector<Value> stack_;
   std::vector<size_t> marks_;
@@ -407,10 +453,10 @@ Value makePickleCodec(Interpreter &in) {
     Writer w(in, b["error_class"]);
     return Value(make<BytesObject>(w.dump(b["obj"], int(protocol))));
   });
-  m->scope->vars["loads"] = nativeWithSignature(in, "loads(data, error_class)", [](Interpreter &in, const Bound &b) -> Value {
+  m->scope->vars["loads"] = nativeWithSignature(in, "loads(data, error_class, find_class=None)", [](Interpreter &in, const Bound &b) -> Value {
     auto *data = b["data"].as<BytesObject>();
     if (!data) in.raise("TypeError", fmt::format("a bytes-like object is required, not '{}'", in.typeName(b["data"])));
-    Reader r(in, data->s, b["error_class"]);
+    Reader r(in, data->s, b["error_class"], b["find_class"]);
     return r.load();
   });
   return Value(m);
