@@ -65,10 +65,12 @@ struct Discovery {
   Shape shape;
   size_t limit = SIZE_MAX;  // no dimension at or past this depth
   bool ragged = false;
+  bool objectArrays = false;  // an object array among the values: the result is one too
 };
 
 void discover(Interpreter &in, const Value &v, size_t depth, Discovery &d) {
   bool seq = isSequence(v);
+  d.objectArrays |= objectArrayOf(v) != nullptr;
   if (depth >= d.limit) {  // past the end of the shape: an element (a sequence here is ragged)
     if (depth == d.limit && seq) d.ragged = true;
     return;
@@ -176,7 +178,7 @@ std::optional<Value> objectArrayFromPython(Interpreter &in, const Value &obj, bo
     in.raise("ValueError", fmt::format("maximum supported dimension for an ndarray is 32, found {}", d.shape.size()));
   std::vector<Value> items;
   flatten(in, obj, 0, d.shape, items);
-  if (!forced) {
+  if (!forced && !d.objectArrays) {
     bool any = false;
     for (const Value &x : items) any |= needsObject(x);
     if (!any) return std::nullopt;

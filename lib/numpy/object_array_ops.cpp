@@ -129,6 +129,12 @@ const std::pair<const char *, Fold> kFolds[] = {{"sum", Fold::Sum}, {"prod", Fol
                                                 {"max", Fold::Max}, {"amin", Fold::Min}, {"amax", Fold::Max},
                                                 {"any", Fold::Any}, {"all", Fold::All}, {"mean", Fold::Sum}};
 
+const std::pair<const char *, BinOp> kInplace[] = {
+    {"__iadd__", BinOp::Add},        {"__isub__", BinOp::Sub},       {"__imul__", BinOp::Mul},
+    {"__itruediv__", BinOp::Div},    {"__ifloordiv__", BinOp::FloorDiv}, {"__imod__", BinOp::Mod},
+    {"__ipow__", BinOp::Pow},        {"__ilshift__", BinOp::LShift}, {"__irshift__", BinOp::RShift},
+    {"__iand__", BinOp::And},        {"__ior__", BinOp::Or},         {"__ixor__", BinOp::Xor}};
+
 // Methods that only move elements: the numeric method on the positions tensor.
 const char *const kMovers[] = {"reshape", "transpose", "T", "flatten", "ravel", "squeeze", "swapaxes", "repeat", "take", "flat"};
 
@@ -254,6 +260,25 @@ std::optional<Value> ObjectArray::getAttr(Interpreter &in, const std::string &na
       setObjectArrayState(in, *self, args[0]);
       return Value();
     });
+  for (auto &[iname, op] : kInplace)
+    if (name == iname) {  // a += x: the results written over the elements, so views see them
+      BinOp bop = op;
+      return in.native(name, [self, selfValue, bop](Interpreter &in, Args args, const Kwargs &) -> Value {
+        if (args.size() != 1) in.raise("TypeError", "expected 1 argument");
+        Shape target = broadcastShapes(in, {self->shape(), operand(in, args[0])->shape()});
+        if (target != self->shape())
+          in.raise("ValueError", fmt::format("non-broadcastable output operand with shape {} doesn't match the "
+                                             "broadcast shape {}", shapeText(self->shape()), shapeText(target)));
+        Value r = objectBinary(in, bop, selfValue, args[0]);
+        ObjectArray *res = objectArrayOf(r);
+        if (!res) {  // a 0-d array: one element
+          self->storage->items[size_t(self->positions.data<int64_t>()[0])] = r;
+          return selfValue;
+        }
+        for (int64_t k = 0; k < self->size(); ++k) self->storage->items[size_t(self->positions.data<int64_t>()[k])] = res->at(k);
+        return selfValue;
+      });
+    }
   if (name == "__array__") return in.native(name, [selfValue](Interpreter &, Args, const Kwargs &) { return selfValue; });
   for (auto &[fname, fold] : kFolds)
     if (name == fname) {
