@@ -302,12 +302,45 @@ void extendLine(std::string &s, std::string &line, const std::string &word, size
   line += word;
 }
 
+// numpy's _extendLine_pretty: a multi-line word (a nested array inside an
+// object array) keeps its lines together, indented where it starts.
+void extendLinePretty(std::string &s, std::string &line, const std::string &word, size_t width,
+                      const std::string &prefix) {
+  if (word.find('\n') == std::string::npos) return extendLine(s, line, word, width, prefix);
+  std::vector<std::string> words;
+  for (size_t start = 0;;) {
+    size_t nl = word.find('\n', start);
+    words.push_back(word.substr(start, nl == std::string::npos ? std::string::npos : nl - start));
+    if (nl == std::string::npos) break;
+    start = nl + 1;
+  }
+  size_t longest = 0;
+  for (const std::string &w : words) longest = std::max(longest, w.size());
+  auto flush = [&] {
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    s += line + "\n";
+  };
+  std::string indent;
+  if (line.size() + longest > width && line.size() > prefix.size()) {
+    flush();
+    line = prefix + words[0];
+    indent = prefix;
+  } else {
+    indent = std::string(line.size(), ' ');
+    line += words[0];
+  }
+  for (size_t i = 1; i < words.size(); ++i) {
+    flush();
+    line = indent + words[i];
+  }
+  line += std::string(longest - words.back().size(), ' ');
+}
+
 // numpy's _formatArray recursion.
 // `suffixWidth`: what follows the array on its last line (numpy's array2string
 // takes it off the line width: 1 for repr's "," or ")").
-std::string formatArray(const Tensor &t, const ElementFormatter &fmtElem, const std::string &sep,
+std::string formatArray(const std::vector<int64_t> &shape, const ElementFormatter &fmtElem, const std::string &sep,
                         const std::string &prefix, bool summarize, size_t suffixWidth = 0) {
-  const auto &shape = t.shape();
   std::vector<int64_t> strides(shape.size(), 1);
   for (size_t d = shape.size(); d-- > 1;) strides[d - 1] = strides[d] * shape[d];
   std::string sepStripped = sep;
@@ -328,7 +361,7 @@ std::string formatArray(const Tensor &t, const ElementFormatter &fmtElem, const 
       size_t elemWidth = width - std::max(sepStripped.size(), size_t(1));
       std::string line = hanging;
       for (int64_t i = 0; i < leading; ++i) {
-        extendLine(s, line, child(i), elemWidth, hanging);
+        extendLinePretty(s, line, child(i), elemWidth, hanging);
         line += sep;
       }
       if (showSummary) {
@@ -336,10 +369,10 @@ std::string formatArray(const Tensor &t, const ElementFormatter &fmtElem, const 
         line += sep;
       }
       for (int64_t i = trailing; i > 1; --i) {
-        extendLine(s, line, child(n - i), elemWidth, hanging);
+        extendLinePretty(s, line, child(n - i), elemWidth, hanging);
         line += sep;
       }
-      if (n > 0) extendLine(s, line, child(n - 1), elemWidth, hanging);
+      if (n > 0) extendLinePretty(s, line, child(n - 1), elemWidth, hanging);
       s += line;
     } else {
       std::string lineSep = sepStripped + std::string(axesLeft - 1, '\n');
@@ -410,7 +443,7 @@ std::string formatNumpy(const Tensor &t) {
   std::vector<int64_t> idx;
   edgeIndices(t.shape(), summarize, 0, 0, idx);
   if (t.numElements() == 0) return "[]";
-  return formatArray(t, makeFormatter(t, idx, false), " ", " ", summarize);
+  return formatArray(t.shape(), makeFormatter(t, idx, false), " ", " ", summarize);
 }
 
 namespace {
@@ -451,25 +484,32 @@ std::string formatNumpyRepr(const Tensor &t) {
   ElementFormatter elem = f;
   if (t.dtype() == DType::Bool)
     elem = [&t](int64_t i) { return std::string(t.data<bool>()[i] ? " True" : "False"); };
-  std::string body = formatArray(t, elem, ", ", std::string(7, ' '), summarize, 1);
+  std::string body = formatArray(t.shape(), elem, ", ", std::string(7, ' '), summarize, 1);
   return withDTypeSuffix("array(" + body, dtypeSuffix);
 }
 
 std::string formatNumpyText(const Tensor &t, const std::function<std::string(const std::string &)> &quote,
                             const std::string &dtypeText) {
   const std::string *p = t.data<std::string>();
-  ElementFormatter elem = [p, &quote](int64_t i) { return quote(p[i]); };
-  bool repr = !dtypeText.empty();
-  std::string suffix = repr ? ", dtype='" + dtypeText + "'" : "";
-  if (t.rank() == 0) return repr ? "array(" + elem(0) + suffix + ")" : p[0];
-  if (t.numElements() == 0) {
+  if (t.rank() == 0 && dtypeText.empty()) return p[0];
+  return formatNumpyElements(t.shape(), [p, &quote](int64_t i) { return quote(p[i]); },
+                             dtypeText.empty() ? "" : ", dtype='" + dtypeText + "'");
+}
+
+std::string formatNumpyElements(const std::vector<int64_t> &shape, const std::function<std::string(int64_t)> &elem,
+                                const std::string &dtypeSuffix) {
+  bool repr = !dtypeSuffix.empty();
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  if (shape.empty()) return repr ? "array(" + elem(0) + dtypeSuffix + ")" : elem(0);
+  if (n == 0) {
     if (!repr) return "[]";
-    std::string shape = t.rank() == 1 ? "" : fmt::format(", shape=({})", fmt::join(t.shape(), ", "));
-    return "array([]" + shape + suffix + ")";
+    std::string shapeText = shape.size() == 1 ? "" : fmt::format(", shape=({})", fmt::join(shape, ", "));
+    return "array([]" + shapeText + dtypeSuffix + ")";
   }
-  bool summarize = summarizes(t);
-  if (!repr) return formatArray(t, elem, " ", " ", summarize);
-  return withDTypeSuffix("array(" + formatArray(t, elem, ", ", std::string(7, ' '), summarize, 1), suffix);
+  bool summarize = double(n) > printOptions.threshold;
+  if (!repr) return formatArray(shape, elem, " ", " ", summarize);
+  return withDTypeSuffix("array(" + formatArray(shape, elem, ", ", std::string(7, ' '), summarize, 1), dtypeSuffix);
 }
 
 std::string cEscape(const std::string &s, bool escapeHighBytes) {

@@ -43,6 +43,12 @@ std::string formatScalar(const Tensor &t, int64_t index = 0);
 // `dtypeText` is given (`array(['a', 'bc'], dtype='<U2')`).
 std::string formatNumpyText(const Tensor &t, const std::function<std::string(const std::string &)> &quote,
                             const std::string &dtypeText = "");
+// numpy's printing of an array of `shape` whose element k (C order) prints
+// as elem(k), unpadded, lines wrapped and summarized by the print options
+// (text and object arrays): repr when `dtypeSuffix` is given
+// (`array([list([1]), None], dtype=object)` for ", dtype=object"), else str.
+std::string formatNumpyElements(const std::vector<int64_t> &shape, const std::function<std::string(int64_t)> &elem,
+                                const std::string &dtypeSuffix = "");
 
 // Python's repr of a double (`0.1`, `1e+16`, `inf`), and the same rule
 // applied to the shortest float32 digits (numpy's float32 scalar str).
