@@ -66,6 +66,37 @@ Value callSpec(Interpreter &in, const Bound &a) {
   return in.tuple({in.list(names), Value::boolean(varKw), Value::boolean(varArgs), Value(defaults)});
 }
 
+// arg_spec(fn) -> (positional parameter names, the *args name or None, the
+// **kwargs name or None): the parts of inspect.getfullargspec Keras reads
+// (a bound method's self dropped, as getfullargspec does not; Keras's
+// callers skip it themselves, so tfs callers pass the class's function).
+Value argSpec(Interpreter &in, const Bound &a) {
+  bool bound = false;
+  const FunctionObject *fn = underlyingFunction(in, a["fn"], bound);
+  if (!fn) return in.tuple({in.list({}), in.str("args"), in.str("kwargs")});
+  const std::vector<ast::Param> &params = fn->def ? fn->def->params : fn->lambda->params;
+  std::vector<Value> names;
+  Value varArgs = Value::none(), varKw = Value::none();
+  for (size_t i = 0; i < params.size(); ++i) {
+    const ast::Param &p = params[i];
+    if (p.kind == ast::Param::Kind::VarKeywords) varKw = in.str(p.name);
+    else if (p.kind == ast::Param::Kind::VarArgs) varArgs = in.str(p.name);
+    else if (p.kind != ast::Param::Kind::KeywordOnly && !(bound && i == 0)) names.push_back(in.str(p.name));
+  }
+  return in.tuple({in.list(names), varArgs, varKw});
+}
+
+// module_global(fn, name) -> the value `name` has in the globals of the
+// module that defined fn, or None (what Keras's importlib.import_module(
+// obj.__module__) and vars(module).get(name) find).
+Value moduleGlobal(Interpreter &in, const Bound &a) {
+  bool bound = false;
+  const FunctionObject *fn = underlyingFunction(in, a["fn"], bound);
+  if (!fn || !fn->globals) return Value::none();
+  auto it = fn->globals->vars.find(in.str(a["name"]));
+  return it == fn->globals->vars.end() ? Value::none() : it->second;
+}
+
 std::string bytesOf(Interpreter &in, const Value &v) {
   if (auto *b = v.as<BytesObject>()) return b->s;
   if (auto *s = v.as<StrObject>()) return s->s;
@@ -184,6 +215,8 @@ Value makeKerasNative(Interpreter &in) {
     m->scope->vars[f.as<NativeFunction>()->name] = f;
   };
   bind("call_spec(fn)", callSpec);
+  bind("arg_spec(fn)", argSpec);
+  bind("module_global(fn, name)", moduleGlobal);
   // A module object named `name` holding the entries of `attrs`; the names
   // in `unsupported` (Keras 2.15 API that tfs lacks) raise
   // NotImplementedError "<user_name>.<name> is not supported by tfs".
