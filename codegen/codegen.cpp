@@ -177,8 +177,10 @@ template <class T> void bindArgs(Frame &frame, const CompiledFunction &compiled,
     frame.slots[slot] = tensor;
 }
 
-template <class T>
-std::vector<Tensor> runWithArgs(const CompiledFunction &compiled, std::span<T> args, runtime::RunContext &ctx) {
+// Runs the compiled code on `args` and hands the frame to `results`, which
+// takes the returned values out of it.
+template <class T, class Results>
+auto runWithArgs(const CompiledFunction &compiled, std::span<T> args, runtime::RunContext &ctx, Results results) {
   runtime::CallTimer timer(ctx.profiler, *compiled.fn, /*compiled=*/true);
   Frame frame;
   frame.plan = &compiled.plan;
@@ -196,16 +198,23 @@ std::vector<Tensor> runWithArgs(const CompiledFunction &compiled, std::span<T> a
                         {},
                         {}};
   }
-  // A slot's value is moved out at its last return (a value may be
-  // returned twice).
-  const std::vector<int32_t> &returns = compiled.plan.returnSlots;
-  std::vector<Tensor> results;
-  results.reserve(returns.size());
-  for (size_t i = 0; i < returns.size(); ++i) {
-    bool again = std::find(returns.begin() + long(i) + 1, returns.end(), returns[i]) != returns.end();
-    results.push_back(again ? frame.slots[returns[i]] : std::move(frame.slots[returns[i]]));
-  }
-  return results;
+  return results(frame);
+}
+
+template <class T>
+std::vector<Tensor> runWithArgs(const CompiledFunction &compiled, std::span<T> args, runtime::RunContext &ctx) {
+  return runWithArgs(compiled, args, ctx, [&](Frame &frame) {
+    // A slot's value is moved out at its last return (a value may be
+    // returned twice).
+    const std::vector<int32_t> &returns = compiled.plan.returnSlots;
+    std::vector<Tensor> results;
+    results.reserve(returns.size());
+    for (size_t i = 0; i < returns.size(); ++i) {
+      bool again = std::find(returns.begin() + long(i) + 1, returns.end(), returns[i]) != returns.end();
+      results.push_back(again ? frame.slots[returns[i]] : std::move(frame.slots[returns[i]]));
+    }
+    return results;
+  });
 }
 
 }  // namespace
@@ -223,6 +232,12 @@ std::vector<Tensor> runCompiled(const CompiledFunction &compiled, std::vector<Te
 std::vector<Tensor> runCompiledTaking(const CompiledFunction &compiled, std::span<Tensor> args,
                                       runtime::RunContext &ctx) {
   return runWithArgs(compiled, args, ctx);
+}
+
+Tensor runCompiledTakingOne(const CompiledFunction &compiled, std::span<Tensor> args, size_t index,
+                            runtime::RunContext &ctx) {
+  return runWithArgs(compiled, args, ctx,
+                     [&](Frame &frame) { return std::move(frame.slots[compiled.plan.returnSlots.at(index)]); });
 }
 
 std::vector<Tensor> runCompiled(const ir::Function &fn, std::span<const Tensor> args,

@@ -54,6 +54,10 @@ std::vector<runtime::Tensor> runCompiled(const CompiledFunction &compiled,
 std::vector<runtime::Tensor> runCompiledTaking(const CompiledFunction &compiled,
                                                std::span<runtime::Tensor> args,
                                                runtime::RunContext &ctx);
+// runCompiledTaking's result number `index` alone (a tf.function call that
+// returns one tensor): no vector of results is made.
+runtime::Tensor runCompiledTakingOne(const CompiledFunction &compiled, std::span<runtime::Tensor> args,
+                                     size_t index, runtime::RunContext &ctx);
 
 // The optimized (O2) LLVM IR of `fn`, as --emit=llvm prints it.
 std::string printLlvmIr(const ir::Function &fn);

@@ -172,6 +172,13 @@ struct Attribute : Expr {
   // The interpreter's id of `attr` among the methods of built-in types it
   // calls without a bound method (0: not looked up yet).
   mutable uint8_t methodId = 0;
+  // The interpreter's cache of what `attr` is on the class of the last
+  // instance read or written here (runtime/interp/attr_cache.h): valid
+  // while that class and the class epoch it saw are current.
+  mutable const void *cacheClass = nullptr;
+  mutable const void *cacheValue = nullptr;
+  mutable uint64_t cacheEpoch = 0;
+  mutable uint8_t cacheLoad = 0, cacheStore = 0;
   Attribute(ExprPtr v, std::string a, SourceSpan s)
       : Expr(ExprKind::Attribute, s), value(std::move(v)), attr(std::move(a)) {}
   static bool classof(const Expr *e) { return e->kind == ExprKind::Attribute; }

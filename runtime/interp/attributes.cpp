@@ -418,14 +418,12 @@ void Interpreter::delAttr(const Value &obj, const std::string &name) {
       call(Value(make<BoundMethod>(obj, *da)), args);
       return;
     }
-    if (inst->attrs.erase(name)) {
-      std::erase(inst->attrOrder, name);
-      return;
-    }
+    if (inst->attrs.erase(name)) return;
     raise("AttributeError", fmt::format("'{}' object has no attribute '{}'", inst->klass->name, name));
   }
   if (auto *cls = obj.as<ClassObject>()) {
     if (cls->dict.erase(name)) {
+      bumpClassEpoch();
       std::erase_if(cls->dictOrder, [&](auto &kv) { return kv.first == name; });
       return;
     }

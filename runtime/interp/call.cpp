@@ -17,11 +17,7 @@ using namespace tfs::ast;
 namespace {
 constexpr int kRecursionLimit = 1000;
 
-struct FrameGuard {
-  Interpreter &in;
-  FrameGuard(Interpreter &i, const frontend::SourceSpan &site) : in(i) { in.enterFrame(site); }
-  ~FrameGuard() { in.leaveFrame(); }
-};
+
 // Scopes of finished calls that nothing else holds (no closure or
 // generator kept them), emptied with their hash table's buckets kept: a
 // call takes one instead of allocating a scope and its buckets. The
@@ -58,11 +54,32 @@ void Interpreter::leaveFrame() {
   callStack_.pop_back();
 }
 
+namespace {
+// enterFrame / leaveFrame for the length of a call, inline.
+struct FrameGuard {
+  Interpreter &in;
+  int &depth;
+  std::vector<frontend::SourceSpan> &stack;
+  [[gnu::always_inline]] FrameGuard(Interpreter &i, int &d, std::vector<frontend::SourceSpan> &s,
+                                    const frontend::SourceSpan &site)
+      : in(i), depth(d), stack(s) {
+    if (depth >= kRecursionLimit || stackNearlyExhausted()) [[unlikely]]
+      in.raise("RecursionError", "maximum recursion depth exceeded");
+    ++depth;
+    stack.push_back(site);
+  }
+  [[gnu::always_inline]] ~FrameGuard() {
+    --depth;
+    stack.pop_back();
+  }
+};
+}  // namespace
+
 Value Interpreter::callFunction(FunctionObject &fn, const FunctionDef *def, Args args,
                                 const Kwargs &kwargs, const Value *self) {
   const std::vector<Param> &params = def ? def->params : fn.lambda->params;
   const std::string &name = fn.name;
-  FrameGuard guard(*this, span_);
+  FrameGuard guard(*this, depth_, callStack_, span_);
   Frame frame;
   frame.locals = takeScope();
   frame.locals->parent = fn.closure;
@@ -97,7 +114,8 @@ Value Interpreter::callFunction(FunctionObject &fn, const FunctionDef *def, Args
     };
     if (self) bind(*self);
     for (const Value &a : args) bind(a);
-    if (!params.empty()) frame.firstArg = self ? *self : args[0];
+    if (self) frame.firstArg = *self;
+    else if (!args.empty()) frame.firstArg = args[0];
   } else {
     // Bind parameters.
     std::vector<Value> all;

@@ -114,6 +114,7 @@ Ref<ClassObject> createClass(Interpreter &in, const std::string &name, std::vect
     cm->func = it->second;
     it->second = Value(cm);
   }
+  bumpClassEpoch();  // the namespace changed in place
   if (!cls->dict.count("__qualname__")) cls->setAttr("__qualname__", in.str(name));
   if (!cls->dict.count("__doc__")) cls->setAttr("__doc__", Value());
   // Functions defined in the body know their class (zero-argument super()).
@@ -275,7 +276,35 @@ std::optional<Value> userMethod(const ClassObject *cls, const char *name) {
 }
 }  // namespace
 
+namespace {
+// Whether calling `cls` only makes a plain instance and calls a user
+// __init__ on it (no metaclass, __new__, built-in base or exception
+// base): what defaultInstantiate then does, worked out once per class epoch.
+void planInstantiation(Interpreter &in, ClassObject *cls) {
+  cls->planEpoch = currentClassEpoch();
+  cls->planSimple = false;
+  cls->planInit = nullptr;
+  if (cls->metaclass || cls->construct || cls->isException || builtinBase(cls) || isMetaclass(in, cls) ||
+      userMethod(cls, "__new__"))
+    return;
+  auto init = cls->lookup("__init__");
+  if (!init) return;
+  auto *fn = init->as<FunctionObject>();
+  if (!fn || !fn->def) return;
+  cls->planSimple = true;
+  cls->planInit = fn;  // kept alive by the class's namespace while the epoch holds
+}
+}  // namespace
+
 Value instantiate(Interpreter &in, ClassObject *cls, Args args, const Kwargs &kwargs) {
+  if (cls->planEpoch != currentClassEpoch()) planInstantiation(in, cls);
+  if (cls->planSimple) {
+    Ref<FunctionObject> init(cls->planInit);  // __init__ may rebind C.__init__
+    Value obj(make<InstanceObject>(Ref<ClassObject>(cls)));
+    Value r = in.callFunction(*init, init->def, args, kwargs, &obj);
+    if (!r.isNone()) in.raise("TypeError", fmt::format("__init__() should return None, not '{}'", in.typeName(r)));
+    return obj;
+  }
   Value clsValue(Ref<Object>(static_cast<Object *>(cls)));
   // A metaclass's __call__ decides what calling the class does.
   if (cls->metaclass)

@@ -2,6 +2,7 @@
 // **kwargs), zero-argument super(), and method calls that need no bound
 // method object (an instance's class function, list.append, dict.get).
 #include "ir/op_table.h"
+#include "runtime/interp/attr_cache.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/eval.h"
 
@@ -15,6 +16,12 @@ using namespace tfs::ast;
 namespace {
 // The methods of built-in types callBuiltinMethod calls in place.
 enum MethodId : uint8_t { kUnresolved = 0, kOther, kSpecial, kListAppend, kDictGet };
+
+bool hasStarred(const Call &c) {
+  for (const auto &a : c.args)
+    if (a->kind == ExprKind::Starred) return true;
+  return false;
+}
 }  // namespace
 
 std::optional<Value> Evaluator::callBuiltinMethod(const Call &c) {
@@ -35,8 +42,8 @@ std::optional<Value> Evaluator::callBuiltinMethod(const Call &c) {
     // the instance has no attribute of that name): what getAttr would bind
     // to a method, called with the instance without making the method.
     in.span_ = a.span;
-    auto cattr = inst->klass->lookup(a.attr);
-    if (auto *fn = cattr ? cattr->as<FunctionObject>() : nullptr; fn && !inst->attrs.count(a.attr)) {
+    if (FunctionObject *fn = cachedMethod(a, inst)) {
+      Ref<FunctionObject> keep(fn);  // the call may rebind the class's attribute
       llvm::SmallVector<Value, 6> args;
       for (const auto &arg : c.args) args.push_back(eval(*arg));
       in.span_ = c.span;
@@ -91,6 +98,18 @@ Value Evaluator::evalCall(const Call &c) {
   if (c.func->kind == ExprKind::Attribute && c.keywords.empty())
     if (auto r = callBuiltinMethod(c)) return std::move(*r);
   Value fn = eval(*c.func);
+  if (auto *user = fn.as<FunctionObject>(); user && c.keywords.empty() && !hasStarred(c)) {
+    // A user function called with positional arguments: straight into its
+    // frame, without the general call's dispatch on the callee.
+    llvm::SmallVector<Value, 6> args;
+    for (const auto &a : c.args) args.push_back(operand(*a));
+    in.span_ = c.span;
+    try {
+      return in.callFunction(*user, user->def, args, {}, nullptr);
+    } catch (const ir::OpError &e) {
+      in.raise(e.errorClass, e.message);  // as Interpreter::call reports it
+    }
+  }
   llvm::SmallVector<Value, 6> args;  // most calls: no allocation
   args.reserve(c.args.size());
   for (const auto &a : c.args) {

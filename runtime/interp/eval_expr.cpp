@@ -3,6 +3,7 @@
 // (calls: eval_call.cpp). Each operation records its span first so
 // errors point at the expression.
 #include "autograph/analysis.h"
+#include "runtime/interp/attr_cache.h"
 #include "runtime/interp/big_int.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/eval.h"
@@ -386,6 +387,7 @@ Value Evaluator::eval(const Expr &e) {
     in.span_ = e.span;
     return compareOnce(c.ops[0], left, right);
   }
+  case ExprKind::Call: return evalCall(static_cast<const Call &>(e));
   default: return evalGeneral(e);
   }
 }
@@ -475,6 +477,17 @@ Value Evaluator::evalGeneral(const Expr &e) {
   case ExprKind::Attribute: {
     auto &a = static_cast<const Attribute &>(e);
     Value base = eval(*a.value);
+    if (auto *inst = base.as<InstanceObject>()) {
+      // The site's cache (attr_cache.h): the instance's own attribute, or
+      // the class's plain function bound to it, without the MRO walk.
+      auto &c = attrCacheFor(a, inst->klass.get());
+      if (c.cacheLoad == kLoadInstance || c.cacheLoad == kLoadMethod) {
+        auto it = findOwnAttr(*inst, a.attr);
+        if (it != inst->attrs.end()) return it->second;
+        if (c.cacheLoad == kLoadMethod)
+          return make<BoundMethod>(base, Value(Ref<FunctionObject>(static_cast<FunctionObject *>(const_cast<void *>(c.cacheValue)))));
+      }
+    }
     in.span_ = e.span;
     return in.getAttr(base, a.attr);
   }

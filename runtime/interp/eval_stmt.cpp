@@ -1,5 +1,6 @@
 // Statement execution: assignment (with unpacking), control flow returning
 // a Flow, def/class, try/except/finally, with, import, raise, assert.
+#include "runtime/interp/attr_cache.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/eval.h"
 #include "runtime/interp/set_ops.h"
@@ -43,6 +44,12 @@ void Evaluator::assign(const Expr &target, const Value &v) {
   case ExprKind::Attribute: {
     auto &a = static_cast<const Attribute &>(target);
     Value base = eval(*a.value);
+    if (auto *inst = base.as<InstanceObject>(); inst && attrCacheFor(a, inst->klass.get()).cacheStore == kStoreDirect) {
+      // What setAttr does for this class (attr_cache.h).
+      if (auto it = findOwnAttr(*inst, a.attr); it != inst->attrs.end()) it->second = v;
+      else inst->attrs[a.attr] = v;
+      return;
+    }
     in.span_ = target.span;
     in.setAttr(base, a.attr, v);
     return;

@@ -18,9 +18,8 @@ struct InstanceDictObject final : Object {
 
   Ref<DictObject> snapshot(Interpreter &in) const {
     auto d = make<DictObject>();
-    for (auto &k : inst->attrOrder) {
-      auto it = inst->attrs.find(k);
-      if (it != inst->attrs.end()) d->set(in, in.str(k), it->second);
+    for (auto &[k, v] : inst->attrs) {
+      d->set(in, in.str(k), v);
     }
     return d;
   }
@@ -31,7 +30,6 @@ struct InstanceDictObject final : Object {
   }
   void erase(const std::string &k) {
     inst->attrs.erase(k);
-    std::erase(inst->attrOrder, k);
   }
 
   std::optional<Value> getItem(Interpreter &in, const Value &k) override {
@@ -72,14 +70,12 @@ struct InstanceDictObject final : Object {
         }
         if (name == "clear") {
           self->inst->attrs.clear();
-          self->inst->attrOrder.clear();
           return Value();
         }
         // The rest: run dict's method on a copy, then write the copy back.
         Ref<DictObject> d = self->snapshot(in);
         Value r = in.call(in.getAttr(Value(d), name), a, kw);
         self->inst->attrs.clear();
-        self->inst->attrOrder.clear();
         for (auto &[k, v] : d->items()) self->inst->set(self->key(in, k), v);
         return r;
       });

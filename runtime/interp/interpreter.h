@@ -42,6 +42,11 @@ public:
   // converted body in the original function's closure and globals).
   Value callWithDef(FunctionObject &fn, const ast::FunctionDef &def, Args args,
                     const Kwargs &kwargs);
+  // Calls a user function with `def` as its body (fn.def, or converted code)
+  // and `self` (when not null) as its first argument: what calling a bound
+  // method of `self` does, without making the method.
+  Value callFunction(FunctionObject &fn, const ast::FunctionDef *def, Args args,
+                     const Kwargs &kwargs, const Value *self);
   Value makeFunction(const ast::FunctionDef &def, Ref<Scope> closure, Ref<Scope> globals,
                      std::shared_ptr<const void> keepAlive);
 
@@ -180,8 +185,6 @@ private:
   Value callUnchecked(const Value &f, Args args, const Kwargs &kwargs);
 
   friend struct Evaluator;
-  Value callFunction(FunctionObject &fn, const ast::FunctionDef *def, Args args,
-                     const Kwargs &kwargs, const Value *self);
   void installBuiltins();
   Value importPrelude(const std::string &name);
   // A user module or package under sys.path (top level) or under the

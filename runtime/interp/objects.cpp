@@ -168,6 +168,7 @@ std::optional<Value> ClassObject::lookup(const std::string &attr) const {
 }
 
 void ClassObject::setAttr(const std::string &k, Value v) {
+  bumpClassEpoch();
   if (!dict.count(k)) dictOrder.emplace_back(k, Value());
   dict[k] = std::move(v);
 }

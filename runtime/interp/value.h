@@ -24,6 +24,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <typeinfo>
 #include <unordered_map>
@@ -532,7 +533,18 @@ struct BoundMethod final : Object {
   const char *typeName() const override { return "method"; }
 };
 
+// Class namespaces change rarely once a class is made. Every change to any
+// class's namespace (ClassObject::setAttr, `del C.x`, a new class, the end
+// of the run) moves this process-wide counter on, so a cached class lookup
+// (an attribute site's, a class's instantiation plan) holds while the epoch
+// it saw is current. A new class moves it too: a cache that remembers a
+// freed class's address never matches a class made later at that address.
+inline std::atomic<uint64_t> classEpoch{1};
+inline uint64_t currentClassEpoch() { return classEpoch.load(std::memory_order_relaxed); }
+inline void bumpClassEpoch() { classEpoch.fetch_add(1, std::memory_order_relaxed); }
+
 struct ClassObject final : Object, CycleTracked {
+  ClassObject() { bumpClassEpoch(); }
   std::string name;
   // The defining module of a library type (`numpy` for numpy.ndarray): its
   // repr is then `<class 'numpy.ndarray'>`; empty for builtins and classes
@@ -548,12 +560,19 @@ struct ClassObject final : Object, CycleTracked {
   // A metaclass other than `type` (class C(metaclass=M)): type(C) is M, and
   // C's own operations (C(), iter(C), C[k], unknown attributes) go to M.
   Ref<ClassObject> metaclass;
+  // How calling the class makes an instance (instantiate()), worked out
+  // once per class epoch: planInit is the plain user __init__ to call on a
+  // new plain instance, when that is all calling the class does.
+  uint64_t planEpoch = 0;
+  bool planSimple = false;
+  FunctionObject *planInit = nullptr;
   const char *typeName() const override { return "type"; }
   ClassObject *cls() const override { return metaclass.get(); }
   std::optional<Value> lookup(const std::string &attr) const;  // through the MRO
   void setAttr(const std::string &k, Value v);
   bool isSubclassOf(const ClassObject *other) const;
   void clearReferences() override {
+    bumpClassEpoch();
     std::vector<std::pair<std::string, Value>>().swap(dictOrder);
     std::unordered_map<std::string, Value>().swap(dict);
     construct = nullptr;
@@ -561,22 +580,66 @@ struct ClassObject final : Object, CycleTracked {
   }
 };
 
+// An instance's attributes in insertion order (vars() order, as CPython's
+// instance dicts keep it): a flat vector searched by comparing names.
+// Instances have a few attributes, and comparing lengths and bytes of a
+// few names costs less than hashing one and allocating a node per entry.
+// The subset of std::unordered_map's interface the interpreter uses; unlike
+// the map, adding an attribute may move the others (hold no reference to a
+// value across an insertion).
+class AttrTable {
+  using Items = std::vector<std::pair<std::string, Value>>;
+
+public:
+  using value_type = Items::value_type;
+  using iterator = Items::iterator;
+  using const_iterator = Items::const_iterator;
+  iterator begin() { return items_.begin(); }
+  iterator end() { return items_.end(); }
+  const_iterator begin() const { return items_.begin(); }
+  const_iterator end() const { return items_.end(); }
+  size_t size() const { return items_.size(); }
+  bool empty() const { return items_.empty(); }
+  iterator find(std::string_view k) {
+    for (auto it = items_.begin(); it != items_.end(); ++it)
+      if (it->first.size() == k.size() && std::char_traits<char>::compare(it->first.data(), k.data(), k.size()) == 0)
+        return it;
+    return items_.end();
+  }
+  const_iterator find(std::string_view k) const { return const_cast<AttrTable *>(this)->find(k); }
+  size_t count(std::string_view k) const { return find(k) != end() ? 1 : 0; }
+  bool contains(std::string_view k) const { return find(k) != end(); }
+  Value &operator[](std::string_view k) {
+    auto it = find(k);
+    if (it != items_.end()) return it->second;
+    return items_.emplace_back(std::string(k), Value()).second;
+  }
+  size_t erase(std::string_view k) {
+    auto it = find(k);
+    if (it == items_.end()) return 0;
+    items_.erase(it);
+    return 1;
+  }
+  iterator erase(const_iterator it) { return items_.erase(it); }
+  void clear() { items_.clear(); }
+  void swap(AttrTable &o) noexcept { items_.swap(o.items_); }
+
+private:
+  Items items_;
+};
+
 struct InstanceObject final : Object, CycleTracked {
   Ref<ClassObject> klass;
-  std::unordered_map<std::string, Value> attrs;
-  std::vector<std::string> attrOrder;  // vars() order
+  AttrTable attrs;  // in vars() order
   // For an instance of a subclass of a built-in type (class D(dict)): the
   // built-in value its inherited behaviour works on.
   Value builtinValue;
   explicit InstanceObject(Ref<ClassObject> c) : klass(std::move(c)) {}
   const char *typeName() const override { return klass->name.c_str(); }
   ClassObject *cls() const override { return klass.get(); }
-  void set(const std::string &k, Value v) {
-    if (!attrs.count(k)) attrOrder.push_back(k);
-    attrs[k] = std::move(v);
-  }
+  void set(const std::string &k, Value v) { attrs[k] = std::move(v); }
   void clearReferences() override {
-    std::unordered_map<std::string, Value>().swap(attrs);
+    AttrTable().swap(attrs);
     builtinValue = Value();
   }
 };

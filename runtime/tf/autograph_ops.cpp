@@ -569,10 +569,26 @@ Value forStmt(Interpreter &in, Args a, const Kwargs &) {
     Ref<TensorObject> seq(t);
     ir::Shape s = t->shape();
     Ref<TensorObject> n;
+    const ir::Node *rangeDef = t->sym->definingNode();
+    if (rangeDef && rangeDef->kind() != OpKind::Range) rangeDef = nullptr;
     if (s.ranked && s.rank() > 0 && s.dims[0] >= 0) {
       auto c = make<TensorObject>();
       c->eager = Tensor::scalar(int32_t(s.dims[0]));
       n = c;
+    } else if (rangeDef && (rangeDef->operand(0)->type.dtype == DType::Int32 ||
+                            rangeDef->operand(0)->type.dtype == DType::Int64)) {
+      // An integer tf.range of unknown length: its length is
+      // ceil((limit - start) / delta) = -((start - limit) // delta) (at most
+      // 0 when the range is empty), computed without materializing the
+      // range, which is then dead code (as TF's AutoGraph iterates a range
+      // without running the range op).
+      auto start = wrapSym(rangeDef->operand(0), &g, "start");
+      auto limit = wrapSym(rangeDef->operand(1), &g, "limit");
+      auto delta = wrapSym(rangeDef->operand(2), &g, "delta");
+      auto diff = callOp1(in, OpKind::Sub, {start, limit}, {}, "sub");
+      auto steps = callOp1(in, OpKind::FloorDiv, {diff, delta}, {}, "floordiv");
+      n = callOp1(in, OpKind::Neg, {steps}, {}, "Neg");
+      if (n->dtype() != DType::Int32) n = callOp1(in, OpKind::Cast, {n}, {{"dtype", DType::Int32}}, "Cast");
     } else {
       auto shape = callOp1(in, OpKind::ShapeOf, {seq});
       n = callOp1(in, OpKind::StridedSlice, {shape}, {{"begin", std::vector<int64_t>{0}}, {"end", std::vector<int64_t>{1}},
@@ -582,7 +598,7 @@ Value forStmt(Interpreter &in, Args a, const Kwargs &) {
     // range kernel does (the loop reads no materialized range, as TF's
     // AutoGraph iterates a range directly).
     std::function<Value(const Ref<TensorObject> &)> rangeItem;
-    if (const ir::Node *def = t->sym->definingNode(); def && def->kind() == OpKind::Range) {
+    if (const ir::Node *def = rangeDef) {
       auto start = wrapSym(def->operand(0), &g, "start");
       auto delta = wrapSym(def->operand(2), &g, "delta");
       rangeItem = [&in, start, delta](const Ref<TensorObject> &i) {

@@ -21,6 +21,18 @@ std::vector<Tensor> Executable::run(Interpreter &in, std::vector<Tensor> &&args)
 }
 std::vector<Tensor> Executable::runTaking(Interpreter &in, std::span<Tensor> args) { return runWith(in, args); }
 
+Tensor Executable::runTakingOne(Interpreter &in, std::span<Tensor> args, size_t index) {
+  if (in.options().backend != Backend::Jit || !compiled_) return std::move(runTaking(in, args).at(index));
+  VariableRunContext rc(in);
+  try {
+    return codegen::runCompiledTakingOne(*compiled_, args, index, rc);
+  } catch (const GraphRunError &e) {
+    raiseGraphError(in, e);
+  } catch (const ir::OpError &e) {
+    raiseOpError(in, e);
+  }
+}
+
 std::vector<Tensor> Executable::runCompiledCode(std::span<const Tensor> args, RunContext &rc) {
   return codegen::runCompiled(*compiled_, args, rc);
 }

@@ -36,6 +36,8 @@ public:
   // The same, taking the arguments over (tf.function calls).
   std::vector<Tensor> run(Interpreter &in, std::vector<Tensor> &&args);
   std::vector<Tensor> runTaking(Interpreter &in, std::span<Tensor> args);
+  // runTaking's result number `index` alone (no vector of results).
+  Tensor runTakingOne(Interpreter &in, std::span<Tensor> args, size_t index);
 
 private:
   template <class Args> std::vector<Tensor> runWith(Interpreter &in, Args &&args);

@@ -576,8 +576,7 @@ std::optional<Value> FunctionWrapper::call(Interpreter &in, Args args, const Kwa
       std::all_of(argv.begin(), argv.end(), [](const Value &a) { return a.as<TensorObject>() != nullptr; })) {
     llvm::SmallVector<Tensor, 8> handles;
     for (const Value &a : argv) handles.push_back(a.as<TensorObject>()->eager);
-    std::vector<Tensor> results = exec.runTaking(in, handles);
-    return wrap(std::move(results[size_t(cf->outputStructure.asInt())]));
+    return wrap(exec.runTakingOne(in, handles, size_t(cf->outputStructure.asInt())));
   }
   std::vector<Tensor> tensors;
   tensors.reserve(argv.size());
