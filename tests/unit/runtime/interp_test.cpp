@@ -124,3 +124,36 @@ TEST_CASE("dict storage: lookups, deletions and reinsertions through the open-ad
   d->set(in, in.str("key"), Value::integer(1));
   CHECK(d->get(in, in.str(std::string("ke") + "y"))->asInt() == 1);
 }
+
+TEST_CASE("an instance's attribute table keeps insertion order; a removed name comes back last") {
+  AttrTable t;
+  t["b"] = Value::integer(1);
+  t["a"] = Value::integer(2);
+  t["bb"] = Value::integer(3);
+  t["a"] = Value::integer(4);  // rebinding keeps the place
+  std::vector<std::string> order;
+  for (auto &[k, v] : t) order.push_back(k);
+  CHECK(order == std::vector<std::string>{"b", "a", "bb"});
+  CHECK(t.find("a")->second.asInt() == 4);
+  CHECK(t.find("c") == t.end());
+  CHECK(t.count("bb") == 1);
+  CHECK(t.erase("b") == 1);
+  CHECK(t.erase("b") == 0);
+  t["b"] = Value::integer(5);
+  order.clear();
+  for (auto &[k, v] : t) order.push_back(k);
+  CHECK(order == std::vector<std::string>{"a", "bb", "b"});
+  CHECK(t.size() == 3);
+}
+
+TEST_CASE("the class epoch moves with every change to a class namespace and with every new class") {
+  uint64_t e0 = currentClassEpoch();
+  auto c = make<ClassObject>();
+  uint64_t e1 = currentClassEpoch();
+  CHECK(e1 != e0);
+  c->setAttr("f", Value::integer(1));
+  uint64_t e2 = currentClassEpoch();
+  CHECK(e2 != e1);
+  c->setAttr("f", Value::integer(2));  // rebinding changes what a cache saw
+  CHECK(currentClassEpoch() != e2);
+}
