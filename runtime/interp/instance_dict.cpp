@@ -16,12 +16,29 @@ struct InstanceDictObject final : Object {
   const char *typeName() const override { return "dict"; }
   ClassObject *cls() const override { return dictClass.get(); }
 
+  // An exception's BaseException slots live among its attributes but are
+  // not in its __dict__, as in CPython (vars(ValueError(1)) is {}).
+  bool hidden(const std::string &k) const {
+    return inst->klass->isException && (k == "args" || k == "__cause__" || k == "__context__" ||
+                                         k == "__traceback__" || k == "__suppress_context__");
+  }
   Ref<DictObject> snapshot(Interpreter &in) const {
     auto d = make<DictObject>();
-    for (auto &[k, v] : inst->attrs) {
-      d->set(in, in.str(k), v);
-    }
+    for (auto &[k, v] : inst->attrs)
+      if (!hidden(k)) d->set(in, in.str(k), v);
     return d;
+  }
+  int64_t visibleCount() const {
+    int64_t n = 0;
+    for (auto &[k, v] : inst->attrs) n += !hidden(k);
+    return n;
+  }
+  // Removes the attributes the dict shows.
+  void clearVisible() {
+    std::vector<std::string> names;
+    for (auto &[k, v] : inst->attrs)
+      if (!hidden(k)) names.push_back(k);
+    for (auto &k : names) inst->attrs.erase(k);
   }
   std::string key(Interpreter &in, const Value &k) const {
     auto *s = k.as<StrObject>();
@@ -33,8 +50,9 @@ struct InstanceDictObject final : Object {
   }
 
   std::optional<Value> getItem(Interpreter &in, const Value &k) override {
-    auto it = inst->attrs.find(key(in, k));
-    if (it == inst->attrs.end()) in.raiseValue(newKeyError(in, k));
+    std::string name = key(in, k);
+    auto it = inst->attrs.find(name);
+    if (it == inst->attrs.end() || hidden(name)) in.raiseValue(newKeyError(in, k));
     return it->second;
   }
   bool setItem(Interpreter &in, const Value &k, const Value &v) override {
@@ -43,10 +61,10 @@ struct InstanceDictObject final : Object {
   }
   std::optional<bool> contains(Interpreter &, const Value &k) override {
     auto *s = k.as<StrObject>();
-    return s && inst->attrs.count(s->s);
+    return s && inst->attrs.count(s->s) && !hidden(s->s);
   }
-  std::optional<int64_t> length(Interpreter &) override { return int64_t(inst->attrs.size()); }
-  std::optional<bool> truth(Interpreter &) override { return !inst->attrs.empty(); }
+  std::optional<int64_t> length(Interpreter &) override { return visibleCount(); }
+  std::optional<bool> truth(Interpreter &) override { return visibleCount() != 0; }
   std::optional<Value> iter(Interpreter &in) override { return in.iter(Value(snapshot(in))); }
   std::optional<std::string> repr(Interpreter &in) override { return in.repr(Value(snapshot(in))); }
   std::optional<Value> compare(Interpreter &in, CmpOp op, const Value &other) override {
@@ -64,18 +82,18 @@ struct InstanceDictObject final : Object {
         }
         if (name == "__delitem__") {
           std::string k = self->key(in, a[0]);
-          if (!self->inst->attrs.count(k)) in.raiseValue(newKeyError(in, a[0]));
+          if (!self->inst->attrs.count(k) || self->hidden(k)) in.raiseValue(newKeyError(in, a[0]));
           self->erase(k);
           return Value();
         }
         if (name == "clear") {
-          self->inst->attrs.clear();
+          self->clearVisible();
           return Value();
         }
         // The rest: run dict's method on a copy, then write the copy back.
         Ref<DictObject> d = self->snapshot(in);
         Value r = in.call(in.getAttr(Value(d), name), a, kw);
-        self->inst->attrs.clear();
+        self->clearVisible();
         for (auto &[k, v] : d->items()) self->inst->set(self->key(in, k), v);
         return r;
       });
