@@ -49,6 +49,19 @@ void installPyFunction(Interpreter &in, ModuleObject &tf);
 // The seed pair of a stateful random op (tf.random.set_seed semantics) and
 // of a stateless one (its `seed` argument, shape [2]).
 std::pair<int64_t, int64_t> seeds(Interpreter &in, const Value &opSeed);
+// tf.random.set_seed (random/random_seed.cpp): the global seed (None
+// unsets it), the eager op-seed sequence and the eager kernels' streams.
+void setGlobalSeed(Interpreter &in, const Value &seed);
+// A stateful random op (attrs without the seeds) seeded as TF seeds it:
+// eagerly it continues the stream of earlier calls with the same seeds.
+// One tf.random.Generator draw (kind "normal", "truncated_normal" or
+// "uniform"; a, b = mean, stddev or minval, maxval, None for full-range
+// integers) from a Philox state [counter lo, counter hi, key]: (the draws,
+// the state after them).
+Value generatorDraw(Interpreter &in, const std::string &kind, const Value &shape, const Value &state, ir::DType d,
+                    const Value &a, const Value &b);
+Ref<TensorObject> statefulRandomOp(Interpreter &in, ir::OpKind kind, std::vector<Ref<TensorObject>> xs,
+                                   ir::Attrs attrs, const Value &opSeed, const char *name);
 std::pair<int64_t, int64_t> statelessSeedPair(Interpreter &in, const Value &seed);
 // tf.errors: OpError and its subclasses (errors.cpp).
 void installErrors(Interpreter &in, ModuleObject &errors);

@@ -54,22 +54,6 @@ std::optional<Value> trainApi(Interpreter &in, const std::string &name) {
 
 using ir::OpKind;
 
-// The seed pair of a random op (tf.random.set_seed semantics).
-std::pair<int64_t, int64_t> seeds(Interpreter &in, const Value &opSeed) {
-  TfContext &c = ctx(in);
-  if (!opSeed.isNone()) return {c.globalSeed >= 0 ? c.globalSeed : 87654321, in.toInt(opSeed)};
-  if (c.globalSeed >= 0) {
-    // A traced graph draws op seeds from its own stream, so two functions
-    // traced after set_seed give the same sequence (as TF's graph seeds do).
-    if (GraphScope *g = currentGraph(in)) return {c.globalSeed, ++g->opSeedCounter};
-    return {c.globalSeed, ++c.opSeedCounter};
-  }
-  // No seed: a fresh, nondeterministic stream.
-  static uint64_t counter = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count());
-  uint64_t c0 = counter++;
-  return {int64_t(c0 & 0x7fffffff), int64_t((c0 * 2654435761u) & 0x7fffffff)};
-}
-
 namespace {
 
 struct NameScopeObject : Object {
@@ -400,18 +384,28 @@ Value makeTfModule(Interpreter &in, bool v1) {
                                                "half, bfloat16, float, double", ir::dtypeName(d)));
         if (!normal && ir::isInteger(d) && args[2].isNone())
           raiseTf(in, "ValueError", fmt::format("Must specify maxval for integer dtype tf.{}", ir::dtypeName(d)));
-        auto [s1, s2] = seeds(in, args[4]);
-        // Stateful: a new draw per call. Eagerly the call count of this seed
-        // pair is the op's counter; a graph node counts its own runs
-        // (RunContext::runRandom).
-        ir::Attrs attrs{{"dtype", d}, {"seed", s1}, {"seed2", s2}, {"stateful", int64_t(1)}};
-        if (!currentGraph(in)) attrs["counter"] = ctx(in).eagerRandomCalls[{s1, s2}]++;
+        // TF's random_ops.py: [0, 1) draws are scaled by (maxval - minval)
+        // and shifted by minval, in the dtype, unless the bounds are the
+        // Python ints 0 and 1 (minval int 0: scaled only).
+        ir::Attrs attrs{{"dtype", d}};
         if (normal) {
           attrs["mean"] = in.toFloat(args[1]);
           attrs["stddev"] = in.toFloat(args[2]);
+        } else if (ir::isInteger(d)) {
+          attrs["minval"] = in.toInt(args[1]);
+          attrs["maxval"] = in.toInt(args[2]);
+          if (std::get<int64_t>(attrs["minval"]) >= std::get<int64_t>(attrs["maxval"]))
+            raiseTf(in, "InvalidArgumentError",
+                    eagerOpErrorMessage(fmt::format("Need minval < maxval, got {} >= {} [Op:RandomUniformInt]",
+                                                    std::get<int64_t>(attrs["minval"]),
+                                                    std::get<int64_t>(attrs["maxval"]))));
         } else {
+          bool minZero = args[1].isInt() && in.toInt(args[1]) == 0;
+          bool maxOne = args[2].isNone() || (args[2].isInt() && in.toInt(args[2]) == 1);
           attrs["minval"] = in.toFloat(args[1]);
           attrs["maxval"] = args[2].isNone() ? 1.0 : in.toFloat(args[2]);
+          attrs["scaled"] = int64_t(!(minZero && maxOne));
+          attrs["add_min"] = int64_t(!minZero);
         }
         // A shape computed at run time (tf.shape(x)) is the op's operand.
         std::vector<Ref<TensorObject>> xs;
@@ -419,14 +413,12 @@ Value makeTfModule(Interpreter &in, bool v1) {
         if (const auto *dims = ir::attrInts(attrs, "shape"))
           for (int64_t dim : *dims)
             if (dim < 0) raiseTf(in, "InvalidArgumentError", fmt::format("Dimension {} must be >= 0", dim));
-        return Value(callOp1(in, normal ? OpKind::RandomNormal : OpKind::RandomUniform, xs, attrs,
-                             normal ? "random_normal" : "random_uniform"));
+        return Value(statefulRandomOp(in, normal ? OpKind::RandomNormal : OpKind::RandomUniform, xs, attrs,
+                                      args[4], normal ? "random_normal" : "random_uniform"));
       });
     }
-    def(in, *m, "set_seed", [](Interpreter &in, Args a, const Kwargs &) {
-      ctx(in).globalSeed = in.toInt(a[0]);
-      ctx(in).opSeedCounter = 0;
-      ctx(in).eagerRandomCalls.clear();
+    m->scope->vars["set_seed"] = nativeWithSignature(in, "set_seed(seed)", [](Interpreter &in, const Bound &a) {
+      setGlobalSeed(in, a["seed"]);
       return Value();
     });
   }
@@ -617,6 +609,12 @@ void registerTfModules() {
       int64_t seed = ctx(in).globalSeed;
       return seed >= 0 ? Value::integer(seed) : Value();
     });
+    // tf.random.Generator's draws (lib/tf/random/_tf_random.tfs).
+    m->scope->vars["generator_draw"] = nativeWithSignature(
+        in, "generator_draw(kind, shape, state, dtype, a, b)", [](Interpreter &in, const Bound &a) {
+          return generatorDraw(in, in.str(a["kind"]), a["shape"], a["state"],
+                               dtypeArg(in, a["dtype"]).value_or(ir::DType::Float32), a["a"], a["b"]);
+        });
     return Value(m);
   });
 }

@@ -1,10 +1,11 @@
-// Random kernels that reject or search: truncated normal (redraws outside
-// two standard deviations, as TF's TruncatedNormal), shuffle (Fisher-Yates
-// over rows), multinomial (inverse CDF of softmax(logits) per row), gamma
+// Random kernels that reject or search. Shuffle and multinomial are TF's
+// CPU kernels word for word (RandomShuffle's swap of i with
+// i + word % (rows - i); Multinomial's inverse CDF of exp(logit - max) at
+// a two-word uniform double), so seeds print TF's numbers. Gamma
 // (Marsaglia-Tsang, with the alpha < 1 boost) and poisson (Knuth's product
-// method for small rates, Hormann's PTRS rejection above 10). Each draws from
-// the node's Philox stream (philox.h), so seeds make them deterministic;
-// exact TF values are not reproduced, the distributions are.
+// method for small rates, Hormann's PTRS above 10) draw from the node's
+// Philox stream in tfs's own layout: deterministic per seed, not TF's
+// values (the library refuses seeds for them).
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/philox.h"
 
@@ -17,6 +18,34 @@ namespace tfs::runtime::kernels {
 
 namespace {
 
+// Uniform doubles and standard normals word by word from a node's stream,
+// for gamma and poisson (whose layout is tfs's own, not TF's).
+class DrawStream {
+public:
+  explicit DrawStream(const ir::Attrs &attrs) : words_(philoxFor(attrs)) {}
+  double uniform() {
+    uint32_t x0 = words_(), x1 = words_();
+    double u = uint64ToDouble(x0, x1);
+    return u > 0 ? u : 0x1p-53;
+  }
+  double normal() {
+    if (hasSpare_) {
+      hasSpare_ = false;
+      return spare_;
+    }
+    uint32_t x0 = words_(), x1 = words_(), x2 = words_(), x3 = words_();
+    double z;
+    boxMullerDouble(x0, x1, x2, x3, z, spare_);
+    hasSpare_ = true;
+    return z;
+  }
+
+private:
+  PhiloxWords words_;
+  double spare_ = 0;
+  bool hasSpare_ = false;
+};
+
 template <class F> void storeAll(Tensor &o, F &&draw) {
   int64_t n = o.numElements();
   dispatchNumeric(o.dtype(), [&]<class T>() {
@@ -25,29 +54,18 @@ template <class F> void storeAll(Tensor &o, F &&draw) {
   });
 }
 
-std::vector<Tensor> truncatedNormal(std::span<const Tensor> in, const ir::Attrs &attrs) {
-  std::vector<Tensor> out = allocateOutputs(OpKind::RandomTruncatedNormal, in, attrs);
-  PhiloxStream s(attrs);
-  double mean = ir::attrFloat(attrs, "mean", 0.0), stddev = ir::attrFloat(attrs, "stddev", 1.0);
-  storeAll(out[0], [&](int64_t) {
-    double z;
-    do z = s.normal();
-    while (std::fabs(z) > 2.0);
-    return mean + stddev * z;
-  });
-  return out;
-}
-
 std::vector<Tensor> shuffle(std::span<const Tensor> in, const ir::Attrs &attrs) {
   const Tensor &x = in[0];
   if (x.rank() == 0) return {x};
   int64_t rows = x.shape()[0];
   std::vector<int64_t> order(static_cast<size_t>(rows));
   for (int64_t i = 0; i < rows; ++i) order[size_t(i)] = i;
-  PhiloxStream s(attrs);
-  for (int64_t i = rows - 1; i > 0; --i) {
-    int64_t j = std::min(i, int64_t(s.uniform() * double(i + 1)));
-    std::swap(order[size_t(i)], order[size_t(j)]);
+  // TF's RandomShuffle: for each position i but the last, swap with
+  // i + word % (rows - i); nothing drawn for fewer than two rows.
+  if (rows > 1 && x.numElements() > 1) {
+    PhiloxWords words(philoxFor(attrs));
+    for (int64_t i = 0; i + 1 < rows; ++i)
+      std::swap(order[size_t(i)], order[size_t(i + int64_t(words() % uint32_t(rows - i)))]);
   }
   Tensor out = Tensor::empty(x.dtype(), x.shape());
   int64_t rowElems = rows ? x.numElements() / rows : 0;
@@ -72,22 +90,28 @@ std::vector<Tensor> multinomial(std::span<const Tensor> in, const ir::Attrs &att
   int64_t batch = logits.shape()[0], classes = logits.shape()[1];
   int64_t samples = out[0].shape()[1];
   if (classes == 0 && samples > 0) fail(OpKind::Multinomial, "num_classes should be positive, got 0");
-  PhiloxStream s(attrs);
+  // TF's CPU Multinomial: per row, the running sum of exp(logit - max)
+  // over the finite logits, then per sample the first class whose sum
+  // exceeds a uniform double (two words) times the total.
+  PhiloxWords words(philoxFor(attrs));
   std::vector<double> cdf(static_cast<size_t>(classes));
   std::vector<int64_t> ids(static_cast<size_t>(batch * samples));
   for (int64_t b = 0; b < batch; ++b) {
-    double top = -std::numeric_limits<double>::infinity();
-    for (int64_t c = 0; c < classes; ++c) top = std::max(top, logits.elementAsDouble(b * classes + c));
+    double top = -std::numeric_limits<double>::max();
+    for (int64_t c = 0; c < classes; ++c) {
+      double l = logits.elementAsDouble(b * classes + c);
+      if (std::isfinite(l)) top = std::max(top, l);
+    }
     double total = 0;
     for (int64_t c = 0; c < classes; ++c) {
       double l = logits.elementAsDouble(b * classes + c);
-      total += std::isfinite(l) ? std::exp(l - top) : 0.0;
+      if (std::isfinite(l)) total += std::exp(l - top);
       cdf[size_t(c)] = total;
     }
     for (int64_t k = 0; k < samples; ++k) {
-      double u = s.uniform() * total;
-      int64_t c = int64_t(std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin());
-      ids[size_t(b * samples + k)] = std::min(c, classes - 1);
+      uint32_t x0 = words(), x1 = words();
+      double u = uint64ToDouble(x0, x1) * total;
+      ids[size_t(b * samples + k)] = int64_t(std::upper_bound(cdf.begin(), cdf.end(), u) - cdf.begin());
     }
   }
   storeAll(out[0], [&](int64_t i) { return ids[size_t(i)]; });
@@ -96,7 +120,7 @@ std::vector<Tensor> multinomial(std::span<const Tensor> in, const ir::Attrs &att
 
 // Gamma(alpha, 1) by Marsaglia and Tsang (2000); alpha < 1 draws
 // Gamma(alpha + 1) and scales by u^(1/alpha).
-double gammaDraw(PhiloxStream &s, double alpha) {
+double gammaDraw(DrawStream &s, double alpha) {
   if (!(alpha > 0)) return std::numeric_limits<double>::quiet_NaN();
   double boost = 1.0;
   if (alpha < 1.0) {
@@ -116,7 +140,7 @@ double gammaDraw(PhiloxStream &s, double alpha) {
 // Poisson(rate): Knuth's multiplication for small rates, PTRS (Hormann,
 // "The transformed rejection method for generating Poisson random
 // variables", 1993) from 10 up.
-double poissonDraw(PhiloxStream &s, double rate) {
+double poissonDraw(DrawStream &s, double rate) {
   if (rate < 0 || std::isnan(rate)) return std::numeric_limits<double>::quiet_NaN();
   if (rate == 0) return 0;
   if (rate < 10) {
@@ -146,7 +170,7 @@ template <OpKind K> std::vector<Tensor> parameterized(std::span<const Tensor> in
   std::vector<Tensor> out = allocateOutputs(K, in, attrs);
   const Tensor &param = in[0];
   int64_t per = param.numElements();
-  PhiloxStream s(attrs);
+  DrawStream s(attrs);
   storeAll(out[0], [&](int64_t i) {
     double p = param.elementAsDouble(i % per);
     return K == OpKind::RandomGamma ? gammaDraw(s, p) : poissonDraw(s, p);
@@ -163,7 +187,6 @@ std::vector<Tensor> timestamp(std::span<const Tensor>, const ir::Attrs &) {
 }  // namespace
 
 void registerRandomDraws(KernelTable &t) {
-  t[size_t(OpKind::RandomTruncatedNormal)] = truncatedNormal;
   t[size_t(OpKind::RandomShuffle)] = shuffle;
   t[size_t(OpKind::Multinomial)] = multinomial;
   t[size_t(OpKind::RandomGamma)] = parameterized<OpKind::RandomGamma>;

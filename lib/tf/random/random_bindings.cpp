@@ -17,12 +17,7 @@ namespace {
 
 Value statefulDraw(Interpreter &in, OpKind kind, std::vector<Ref<TensorObject>> xs, ir::Attrs attrs,
                    const Value &seed, const char *name) {
-  auto [s1, s2] = seeds(in, seed);
-  attrs["seed"] = s1;
-  attrs["seed2"] = s2;
-  attrs["stateful"] = int64_t(1);
-  if (!currentGraph(in)) attrs["counter"] = ctx(in).eagerRandomCalls[{s1, s2}]++;
-  return Value(callOp1(in, kind, xs, attrs, name));
+  return Value(statefulRandomOp(in, kind, std::move(xs), std::move(attrs), seed, name));
 }
 
 DType floatDType(Interpreter &in, const Value &v, const char *fn) {
