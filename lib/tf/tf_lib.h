@@ -60,6 +60,9 @@ void setGlobalSeed(Interpreter &in, const Value &seed);
 // the state after them).
 Value generatorDraw(Interpreter &in, const std::string &kind, const Value &shape, const Value &state, ir::DType d,
                     const Value &a, const Value &b);
+// Words start .. start + count - 1 of TF's Philox(seed, seed2) stream, one
+// uint32 at a time (tf.data's shuffle and seed generators draw these).
+Value philoxWords(Interpreter &in, int64_t seed, int64_t seed2, int64_t start, int64_t count);
 Ref<TensorObject> statefulRandomOp(Interpreter &in, ir::OpKind kind, std::vector<Ref<TensorObject>> xs,
                                    ir::Attrs attrs, const Value &opSeed, const char *name);
 std::pair<int64_t, int64_t> statelessSeedPair(Interpreter &in, const Value &seed);

@@ -609,6 +609,17 @@ void registerTfModules() {
       int64_t seed = ctx(in).globalSeed;
       return seed >= 0 ? Value::integer(seed) : Value();
     });
+    // tf.data's shuffle draws (lib/tf/data/_tf_data.tfs).
+    m->scope->vars["philox_words"] = nativeWithSignature(
+        in, "philox_words(seed, seed2, start, count)", [](Interpreter &in, const Bound &a) {
+          return philoxWords(in, in.toInt(a["seed"]), in.toInt(a["seed2"]), in.toInt(a["start"]), in.toInt(a["count"]));
+        });
+    // The seed pair of a tf.data random op (TF's data/util/random_seed.py
+    // get_seed: (0, 0) when nothing is seeded, a nondeterministic stream).
+    m->scope->vars["op_seeds"] = nativeWithSignature(in, "op_seeds(seed)", [](Interpreter &in, const Bound &a) {
+      auto [s1, s2] = seeds(in, a["seed"]);
+      return Value(make<TupleObject>(std::vector<Value>{Value::integer(s1), Value::integer(s2)}));
+    });
     // tf.random.Generator's draws (lib/tf/random/_tf_random.tfs).
     m->scope->vars["generator_draw"] = nativeWithSignature(
         in, "generator_draw(kind, shape, state, dtype, a, b)", [](Interpreter &in, const Bound &a) {

@@ -1,11 +1,9 @@
-// Random kernels that reject or search. Shuffle and multinomial are TF's
-// CPU kernels word for word (RandomShuffle's swap of i with
-// i + word % (rows - i); Multinomial's inverse CDF of exp(logit - max) at
-// a two-word uniform double), so seeds print TF's numbers. Gamma
-// (Marsaglia-Tsang, with the alpha < 1 boost) and poisson (Knuth's product
-// method for small rates, Hormann's PTRS above 10) draw from the node's
-// Philox stream in tfs's own layout: deterministic per seed, not TF's
-// values (the library refuses seeds for them).
+// Random kernels that reject or search, each TF's CPU kernel word for word
+// so seeds print TF's numbers: RandomShuffle (swap i with
+// i + word % (rows - i)), Multinomial (inverse CDF of exp(logit - max) at a
+// two-word uniform double), RandomGamma (Marsaglia-Tsang) and
+// RandomPoisson (Knuth below rate 10, Hormann's transformed rejection
+// above), the last two one generator per output, 256 blocks apart.
 #include "runtime/kernels/kernel_util.h"
 #include "runtime/kernels/philox.h"
 
@@ -18,32 +16,33 @@ namespace tfs::runtime::kernels {
 
 namespace {
 
-// Uniform doubles and standard normals word by word from a node's stream,
-// for gamma and poisson (whose layout is tfs's own, not TF's).
-class DrawStream {
+// Uniform and normal doubles for gamma and poisson, as TF's kernels take
+// them: a block gives two values, used last first.
+class DoublePairs {
 public:
-  explicit DrawStream(const ir::Attrs &attrs) : words_(philoxFor(attrs)) {}
+  explicit DoublePairs(Philox &gen) : gen_(gen) {}
   double uniform() {
-    uint32_t x0 = words_(), x1 = words_();
-    double u = uint64ToDouble(x0, x1);
-    return u > 0 ? u : 0x1p-53;
+    if (uniformLeft_ == 0) {
+      std::array<uint32_t, 4> s = gen_.next();
+      uniform_[0] = uint64ToDouble(s[0], s[1]);
+      uniform_[1] = uint64ToDouble(s[2], s[3]);
+      uniformLeft_ = 2;
+    }
+    return uniform_[--uniformLeft_];
   }
   double normal() {
-    if (hasSpare_) {
-      hasSpare_ = false;
-      return spare_;
+    if (normalLeft_ == 0) {
+      std::array<uint32_t, 4> s = gen_.next();
+      boxMullerDouble(s[0], s[1], s[2], s[3], normal_[0], normal_[1]);
+      normalLeft_ = 2;
     }
-    uint32_t x0 = words_(), x1 = words_(), x2 = words_(), x3 = words_();
-    double z;
-    boxMullerDouble(x0, x1, x2, x3, z, spare_);
-    hasSpare_ = true;
-    return z;
+    return normal_[--normalLeft_];
   }
 
 private:
-  PhiloxWords words_;
-  double spare_ = 0;
-  bool hasSpare_ = false;
+  Philox &gen_;
+  double uniform_[2] = {0, 0}, normal_[2] = {0, 0};
+  int uniformLeft_ = 0, normalLeft_ = 0;
 };
 
 template <class F> void storeAll(Tensor &o, F &&draw) {
@@ -118,63 +117,83 @@ std::vector<Tensor> multinomial(std::span<const Tensor> in, const ir::Attrs &att
   return out;
 }
 
-// Gamma(alpha, 1) by Marsaglia and Tsang (2000); alpha < 1 draws
-// Gamma(alpha + 1) and scales by u^(1/alpha).
-double gammaDraw(DrawStream &s, double alpha) {
-  if (!(alpha > 0)) return std::numeric_limits<double>::quiet_NaN();
-  double boost = 1.0;
-  if (alpha < 1.0) {
-    boost = std::pow(s.uniform(), 1.0 / alpha);
-    alpha += 1.0;
-  }
-  double d = alpha - 1.0 / 3.0, c = 1.0 / std::sqrt(9.0 * d);
+// Gamma(alpha, 1) as TF's RandomGamma: alpha == 1 is -log1p(-u); else
+// Marsaglia and Tsang (2000) with the squeeze test, and for alpha < 1
+// the draw for alpha + 1 times u^(1/alpha).
+double gammaDraw(DoublePairs &s, double alpha) {
+  if (alpha == 1.0) return -std::log1p(-s.uniform());
+  const bool below1 = alpha < 1;
+  const double d = alpha + (below1 ? 2.0 / 3 : -1.0 / 3), c = 1.0 / 3 / std::sqrt(d);
   for (;;) {
-    double x = s.normal(), v = 1.0 + c * x;
+    const double x = s.normal();
+    double v = 1 + c * x;
     if (v <= 0) continue;
     v = v * v * v;
     double u = s.uniform();
-    if (std::log(u) < 0.5 * x * x + d - d * v + d * std::log(v)) return boost * d * v;
-  }
-}
-
-// Poisson(rate): Knuth's multiplication for small rates, PTRS (Hormann,
-// "The transformed rejection method for generating Poisson random
-// variables", 1993) from 10 up.
-double poissonDraw(DrawStream &s, double rate) {
-  if (rate < 0 || std::isnan(rate)) return std::numeric_limits<double>::quiet_NaN();
-  if (rate == 0) return 0;
-  if (rate < 10) {
-    double limit = std::exp(-rate), p = 1.0;
-    int64_t k = 0;
-    for (;;) {
-      p *= s.uniform();
-      if (p <= limit) return double(k);
-      ++k;
+    if (u < 1 - 0.0331 * (x * x) * (x * x) || std::log(u) < 0.5 * x * x + d * (1 - v + std::log(v))) {
+      double res = d * v;
+      if (below1) res *= std::pow(s.uniform(), 1 / alpha);
+      return res;
     }
   }
-  double slam = std::sqrt(rate), loglam = std::log(rate);
-  double b = 0.931 + 2.53 * slam, a = -0.059 + 0.02483 * b;
-  double invAlpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2);
+}
+
+// Poisson(rate) as TF's RandomPoisson: Knuth's product of uniforms below
+// 10, Hormann's transformed rejection (1993) from 10 up.
+double poissonDraw(DoublePairs &s, double rate, double highest) {
+  if (std::isnan(rate)) return rate;
+  if (rate < 10) {
+    const double limit = std::exp(-rate);
+    double prod = 1, x = 0;
+    for (;;) {
+      prod = prod * s.uniform();
+      if (prod <= limit && x <= highest) return x;
+      x += 1;
+    }
+  }
+  if (std::isinf(rate)) return rate;
+  const double logRate = std::log(rate), b = 0.931 + 2.53 * std::sqrt(rate), a = -0.059 + 0.02483 * b;
+  const double invAlpha = 1.1239 + 1.1328 / (b - 3.4);
   for (;;) {
-    double u = s.uniform() - 0.5, v = s.uniform();
+    double u = s.uniform();
+    u -= 0.5;
+    double v = s.uniform();
     double us = 0.5 - std::fabs(u);
     double k = std::floor((2 * a / us + b) * u + rate + 0.43);
-    if (us >= 0.07 && v <= vr) return k;
+    if (k > highest) continue;
+    if (us >= 0.07 && v <= 0.9277 - 3.6224 / (b - 2)) return k;
     if (k < 0 || (us < 0.013 && v > us)) continue;
-    if (std::log(v) + std::log(invAlpha) - std::log(a / (us * us) + b) <= -rate + k * loglam - std::lgamma(k + 1))
-      return k;
+    double lhs = std::log(v * invAlpha / (a / (us * us) + b));
+    if (lhs <= -rate + k * logRate - std::lgamma(k + 1)) return k;
   }
 }
 
+// Each (parameter, sample) pair draws from its own generator, 256 blocks
+// per output further on in parameter-major order; the output is
+// sample-major (shape + parameter shape).
 template <OpKind K> std::vector<Tensor> parameterized(std::span<const Tensor> in, const ir::Attrs &attrs) {
   std::vector<Tensor> out = allocateOutputs(K, in, attrs);
   const Tensor &param = in[0];
-  int64_t per = param.numElements();
-  DrawStream s(attrs);
-  storeAll(out[0], [&](int64_t i) {
-    double p = param.elementAsDouble(i % per);
-    return K == OpKind::RandomGamma ? gammaDraw(s, p) : poissonDraw(s, p);
-  });
+  int64_t params = param.numElements(), total = out[0].numElements();
+  if (params == 0 && K == OpKind::RandomGamma && total > 0)
+    fail(K, "Input alpha should have non-zero element count, got: 0");
+  int64_t samples = params ? total / params : 0;
+  Philox base = philoxFor(attrs);
+  DType d = out[0].dtype();
+  double highest = d == DType::Int32   ? double(std::numeric_limits<int32_t>::max())
+                   : d == DType::Int64 ? double(std::numeric_limits<int64_t>::max())
+                                       : std::numeric_limits<double>::infinity();
+  std::vector<double> values(static_cast<size_t>(total));
+  for (int64_t p = 0; p < params; ++p) {
+    double x = param.elementAsDouble(p);
+    for (int64_t k = 0; k < samples; ++k) {
+      Philox gen = base;
+      gen.skip(uint64_t(p * samples + k) * 256);
+      DoublePairs s(gen);
+      values[size_t(k * params + p)] = K == OpKind::RandomGamma ? gammaDraw(s, x) : poissonDraw(s, x, highest);
+    }
+  }
+  storeAll(out[0], [&](int64_t i) { return values[size_t(i)]; });
   return out;
 }
 

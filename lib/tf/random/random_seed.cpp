@@ -185,4 +185,20 @@ Value generatorDraw(Interpreter &in, const std::string &kind, const Value &shape
   return Value(make<TupleObject>(std::vector<Value>{Value(result), Value(make<ListObject>(std::move(next)))}));
 }
 
+Value philoxWords(Interpreter &in, int64_t seed, int64_t seed2, int64_t start, int64_t count) {
+  kernels::Philox p = kernels::Philox::fromSeeds(uint64_t(seed), uint64_t(seed2));
+  p.skip(uint64_t(start) / 4);
+  std::array<uint32_t, 4> block = p.next();
+  std::vector<Value> words;
+  for (int64_t i = 0, at = start % 4; i < count; ++i, ++at) {
+    if (at == 4) {
+      block = p.next();
+      at = 0;
+    }
+    words.push_back(Value::integer(int64_t(block[size_t(at)])));
+  }
+  (void)in;
+  return Value(make<ListObject>(std::move(words)));
+}
+
 }  // namespace tfs::runtime::tf

@@ -3,6 +3,7 @@
 // nn kernels (softmax, cross entropies, conv2d and its backprops).
 #include "kernel_test_util.h"
 
+#include "runtime/kernels/philox.h"
 #include "runtime/tensor/allocator.h"
 
 #include <cmath>
@@ -85,6 +86,31 @@ TEST_CASE("random ops: deterministic per seed pair, plausible moments") {
     CHECK(v >= 2.0);
     CHECK(v < 3.0);
   }
+}
+
+// Random123's known-answer vectors for Philox-4x32-10 (kat_vectors), and
+// TF's Skip carrying from the low 64 counter bits into the high half.
+TEST_CASE("Philox-4x32-10 matches Random123's known answers") {
+  using tfs::runtime::kernels::Philox;
+  const std::array<uint32_t, 4> want[3] = {{0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u},
+                                           {0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu},
+                                           {0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u}};
+  const std::array<uint32_t, 4> counters[3] = {{0, 0, 0, 0},
+                                               {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu},
+                                               {0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u}};
+  const std::array<uint32_t, 2> keys[3] = {{0, 0}, {0xffffffffu, 0xffffffffu}, {0xa4093822u, 0x299f31d0u}};
+  for (int i = 0; i < 3; ++i) {
+    Philox p;
+    p.counter = counters[i];
+    p.key = keys[i];
+    CHECK(p.next() == want[i]);
+  }
+  Philox p;
+  p.counter = {0xffffffffu, 0xffffffffu, 5, 0};
+  p.skip(1);
+  CHECK(p.counter == std::array<uint32_t, 4>{0, 0, 6, 0});
+  p.skip(0x100000002ull);
+  CHECK(p.counter == std::array<uint32_t, 4>{2, 1, 6, 0});
 }
 
 TEST_CASE("softmax, log_softmax and cross entropies") {
