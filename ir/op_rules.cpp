@@ -718,6 +718,7 @@ TypeRule typeRuleFor(OpKind k) {
   case OpKind::DepthwiseConv2D: case OpKind::DepthwiseConv2DBackpropInput:
   case OpKind::DepthwiseConv2DBackpropFilter: case OpKind::MaxPool: case OpKind::MaxPoolGrad:
   case OpKind::MaxPoolGradGrad: case OpKind::AvgPool: case OpKind::AvgPoolGrad:
+  case OpKind::MaxPoolWithArgmax: case OpKind::MaxPoolGradWithArgmax:
     return windowTypeRule(k);
   case OpKind::Cumsum: case OpKind::Cumprod: case OpKind::Reverse: case OpKind::TopK:
   case OpKind::WhereIndices: case OpKind::Unique: case OpKind::UnsortedSegmentSum: case OpKind::UnsortedSegmentMax:
@@ -740,9 +741,11 @@ TypeRule typeRuleFor(OpKind k) {
   case OpKind::MatrixDiagPart: case OpKind::MatrixSetDiag: case OpKind::GatherNd: case OpKind::ScatterNd:
   case OpKind::TensorScatterUpdate: case OpKind::TensorScatterAdd: case OpKind::TensorScatterSub:
   case OpKind::TensorScatterMax: case OpKind::TensorScatterMin: case OpKind::Slice: case OpKind::EnsureShape:
+  case OpKind::Lu:
     return linalgTypeRule(k);
   case OpKind::ReadFile: case OpKind::DecodeCsv: case OpKind::ParseExampleDense: return ioTypeRule(k);
   TFS_SPECIAL_OP_CASES: return specialTypeRule(k);
+  TFS_SPECTRAL_OP_CASES: return spectralTypeRule(k);
   case OpKind::ReluGrad: return reluGrad;
   case OpKind::StringJoin: return stringJoin;
   case OpKind::Assert: return assertion;

@@ -46,6 +46,14 @@ bool isNotDifferentiable(OpKind kind);
 TypeRule specialTypeRule(OpKind kind);
 const char *specialOpType(OpKind kind);
 
+// The spectral ops (fft ... irfft3d; op_rules_fft.cpp): rules and TF op type names.
+#define TFS_SPECTRAL_OP_CASES                                                                                 \
+  case OpKind::Fft: case OpKind::Ifft: case OpKind::Fft2d: case OpKind::Ifft2d: case OpKind::Fft3d:           \
+  case OpKind::Ifft3d: case OpKind::Rfft: case OpKind::Irfft: case OpKind::Rfft2d: case OpKind::Irfft2d:      \
+  case OpKind::Rfft3d: case OpKind::Irfft3d
+TypeRule spectralTypeRule(OpKind kind);
+const char *spectralOpType(OpKind kind);
+
 // The dtypes an op accepts (TF's op-def "allowed" lists), as a bit set
 // over DType, and the error when an operand's dtype is not among them.
 using DTypeSet = uint32_t;

@@ -151,6 +151,18 @@ Types selfAdjointEig(In in, const Attrs &attrs) {
   return {e, TensorType{in[0].dtype, batchPlus(s, {n, n})}};
 }
 
+// lu(input [..., N, N]) -> (lu [..., N, N], p [..., N] of output_idx_type).
+Types lu(In in, const Attrs &attrs) {
+  requireFloat(OpKind::Lu, in[0]);
+  requireSquare(OpKind::Lu, in[0].shape);
+  DType idx = attrDType(attrs, "output_idx_type").value_or(DType::Int32);
+  if (idx != DType::Int32 && idx != DType::Int64)
+    throw linalgError(OpKind::Lu, fmt::format("Value for attr 'output_idx_type' of {} is not in the list of "
+                                              "allowed values: int32, int64", dtypeTfTypeName(idx)));
+  const Shape &s = in[0].shape;
+  return {in[0], TensorType{idx, batchPlus(s, {rows(s) >= 0 ? rows(s) : cols(s)})}};
+}
+
 Types bandPart(In in, const Attrs &) {
   const Shape &s = in[0].shape;
   if (s.ranked && s.rank() < 2)
@@ -208,6 +220,7 @@ TypeRule linalgTypeRule(OpKind k) {
   case OpKind::Qr: return qr;
   case OpKind::Svd: return svd;
   case OpKind::SelfAdjointEig: return selfAdjointEig;
+  case OpKind::Lu: return lu;
   case OpKind::MatrixBandPart: return bandPart;
   case OpKind::MatrixDiag: return matrixDiag;
   case OpKind::MatrixDiagPart: return matrixDiagPart;
@@ -227,6 +240,7 @@ const char *linalgOpType(OpKind k) {
   case OpKind::Qr: return "Qr";
   case OpKind::Svd: return "Svd";
   case OpKind::SelfAdjointEig: return "SelfAdjointEigV2";
+  case OpKind::Lu: return "Lu";
   case OpKind::MatrixBandPart: return "MatrixBandPart";
   case OpKind::MatrixDiag: return "MatrixDiagV3";
   case OpKind::MatrixDiagPart: return "MatrixDiagPartV3";

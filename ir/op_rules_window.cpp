@@ -113,6 +113,25 @@ template <OpKind K> Types pool(In in, const Attrs &attrs) {
   auto k = nhwc(attrs, "ksize");
   return {TensorType{in[0].dtype, windowOutput(x, k[1], k[2], x.dims[3], attrs)}};
 }
+// max_pool_with_argmax -> (output, argmax of Targmax); its gradient op
+// (input, grad, argmax) -> input's type.
+template <OpKind K> Types poolWithArgmax(In in, const Attrs &attrs) {
+  requireFloatOperands(K, in.first(K == OpKind::MaxPoolWithArgmax ? 1 : 2));
+  checkWindowAttrs(K, attrs);
+  if (K == OpKind::MaxPoolGradWithArgmax) {
+    if (in[2].dtype != DType::Int32 && in[2].dtype != DType::Int64)
+      throw windowError(K, fmt::format("Value for attr 'Targmax' of {} is not in the list of allowed values: int32, int64",
+                                       dtypeTfTypeName(in[2].dtype)));
+    return {in[0]};
+  }
+  DType idx = attrDType(attrs, "Targmax").value_or(DType::Int64);
+  const Shape &x = in[0].shape;
+  if (!x.ranked) return {TensorType{in[0].dtype, Shape::unranked()}, TensorType{idx, Shape::unranked()}};
+  requireRank4(K, x, "input");
+  auto k = nhwc(attrs, "ksize");
+  Shape y = windowOutput(x, k[1], k[2], x.dims[3], attrs);
+  return {TensorType{in[0].dtype, y}, TensorType{idx, y}};
+}
 }  // namespace
 
 TypeRule windowTypeRule(OpKind k) {
@@ -128,6 +147,8 @@ TypeRule windowTypeRule(OpKind k) {
   case OpKind::AvgPool: return pool<OpKind::AvgPool>;
   case OpKind::MaxPoolGrad: return pool<OpKind::MaxPoolGrad>;
   case OpKind::MaxPoolGradGrad: return pool<OpKind::MaxPoolGradGrad>;
+  case OpKind::MaxPoolWithArgmax: return poolWithArgmax<OpKind::MaxPoolWithArgmax>;
+  case OpKind::MaxPoolGradWithArgmax: return poolWithArgmax<OpKind::MaxPoolGradWithArgmax>;
   default: return nullptr;
   }
 }

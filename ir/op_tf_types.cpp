@@ -147,8 +147,12 @@ const char *tfOpType(OpKind k) {
   case OpKind::MatrixDiagPart: case OpKind::MatrixSetDiag: case OpKind::GatherNd: case OpKind::ScatterNd:
   case OpKind::TensorScatterUpdate: case OpKind::TensorScatterAdd: case OpKind::TensorScatterSub:
   case OpKind::TensorScatterMax: case OpKind::TensorScatterMin: case OpKind::Slice: case OpKind::EnsureShape:
+  case OpKind::Lu:
     return linalgOpType(k);
   TFS_SPECIAL_OP_CASES: return specialOpType(k);
+  TFS_SPECTRAL_OP_CASES: return spectralOpType(k);
+  case OpKind::MaxPoolWithArgmax: return "MaxPoolWithArgmax";
+  case OpKind::MaxPoolGradWithArgmax: return "MaxPoolGradWithArgmax";
   case OpKind::MaxPool: return "MaxPool";
   case OpKind::MaxPoolGrad: return "MaxPoolGrad";
   case OpKind::MaxPoolGradGrad: return "MaxPoolGradGrad";

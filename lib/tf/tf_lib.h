@@ -23,6 +23,8 @@ void installMathExtraOps(Interpreter &in, ModuleObject &tf, ModuleObject &math);
 // tf.raw_ops of the matrix and index-tuple ops (linalg/raw_ops.cpp); the
 // public tf.linalg / tf.gather_nd / ... functions are .tfs on top of them.
 void installLinalgRawOps(Interpreter &in, ModuleObject &tf);
+// tf.raw_ops FFT ... IRFFT3D, Lu and MaxPoolWithArgmax (signal/raw_ops.cpp).
+void installSpectralRawOps(Interpreter &in, ModuleObject &tf);
 // A function of module `m` bound through its signature text (its name is
 // the signature's).
 void defSig(Interpreter &in, ModuleObject &m, std::string_view signature, SignedFn fn);

@@ -181,6 +181,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
   installIndexOps(in, *tf, *math);
   installMathExtraOps(in, *tf, *math);
   installLinalgRawOps(in, *tf);
+  installSpectralRawOps(in, *tf);
   installNnWindowOps(in, *nn);
   installStatelessRandom(in, *random);
   installRandomDraws(in, *tf, *random);
@@ -457,12 +458,14 @@ Value makeTfModule(Interpreter &in, bool v1) {
     if (name == "compute_average_loss" || name == "scale_regularization_loss")
       return in.getAttr(importPreludeModule(in, "_tf_distribute"), name);
     if (auto f = compositeApi(in, "nn_api", name)) return f;
+    if (auto f = preludeApi(in, "_tf_ops_extra", "nn_api", name)) return f;
     return preludeApi(in, "_tf_math_extra", "nn_api", name);
   };
   // tf.linalg (prelude _tf_linalg); tf.gather_nd / slice / scatters /
   // roll / ... (prelude _tf_scatter); compat.v1's tf.matrix_* aliases.
   linalg->lazy = [](Interpreter &in, const std::string &name) {
     if (auto f = preludeApi(in, "_tf_linalg", "linalg_api", name)) return f;
+    if (auto f = preludeApi(in, "_tf_linalg_lu", "linalg_api", name)) return f;
     return preludeApi(in, "_tf_math_extra", "linalg_api", name);
   };
 
@@ -478,6 +481,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
     if (auto f = preludeApi(in, "_tf_linalg", v1 ? "v1_api" : "tf_api", name)) return f;
     if (auto f = preludeApi(in, "_tf_scatter", "tf_api", name)) return f;
     if (auto f = preludeApi(in, "_tf_math_extra", "tf_api", name)) return f;
+    if (auto f = preludeApi(in, "_tf_ops_extra", "tf_api", name)) return f;
     // TF 2's tf.control_dependencies / group / no_op are compat.v1's
     // (no effect eagerly or in a tf.function, whose ops run in order).
     for (const char *n : {"control_dependencies", "group", "no_op"})

@@ -103,5 +103,6 @@ std::span<const RuleEntry> indexRules();
 std::span<const RuleEntry> linalgRules();
 std::span<const RuleEntry> scatterRules();
 std::span<const RuleEntry> specialRules();  // rules_special.cpp
+std::span<const RuleEntry> spectralRules();  // rules_spectral.cpp
 
 }  // namespace tfs::runtime::autodiff_detail

@@ -51,7 +51,8 @@ const Registry &registry() {
     for (auto table : {autodiff_detail::mathRules(), autodiff_detail::arrayRules(),
                        autodiff_detail::nnRules(), autodiff_detail::windowRules(),
                        autodiff_detail::indexRules(), autodiff_detail::linalgRules(),
-                       autodiff_detail::scatterRules(), autodiff_detail::specialRules()})
+                       autodiff_detail::scatterRules(), autodiff_detail::specialRules(),
+                       autodiff_detail::spectralRules()})
       for (const auto &e : table)
         r.rules[static_cast<size_t>(e.kind)] = e.rule;
     for (OpKind k : kNotDifferentiable)

@@ -235,6 +235,26 @@ RULE(matrixSetDiagGrad) {
   return {setDiag(b, g, b.zerosLike(op.inputs[1])), diagPart(b, g)};
 }
 
+// TF's _LuGrad (square input): with P A = L U,
+// dA = P^T L^-T (strict_lower(L^T dL) + upper(dU U^T)) U^-T.
+RULE(luGrad) {
+  GradBuilder b(em);
+  b.rejectComplex(op);
+  if (!og[0]) return {b.zerosLike(op.inputs[0])};
+  Handle g = *og[0];
+  Handle lu = op.outputs[0], perm = op.outputs[1];
+  Handle ones = b.onesLike(diagPart(b, lu)), zeros = b.zerosLike(diagPart(b, g));
+  Handle l = setDiag(b, bandPart(b, lu, -1, 0), ones), u = bandPart(b, lu, 0, -1);
+  Handle lGrad = setDiag(b, bandPart(b, g, -1, 0), zeros), uGrad = bandPart(b, g, 0, -1);
+  Handle phiL = setDiag(b, bandPart(b, b.matmul(l, lGrad, true, false), -1, 0), zeros);
+  Handle phiU = bandPart(b, b.matmul(uGrad, u, false, true), 0, -1);
+  Handle left = b.op(OpKind::MatrixTriangularSolve, {l, b.add(phiL, phiU)}, {{"lower", true}, {"adjoint", true}});
+  Handle rightT = b.op(OpKind::MatrixTriangularSolve, {u, adjoint(b, left)}, {{"lower", false}, {"adjoint", false}});
+  // Row i of L U is row perm[i] of A: P^T as one_hot(perm) transposed.
+  Handle p = b.op(OpKind::OneHot, {perm, b.dimOf(lu, b.rank(lu, "lu") - 1)}, {{"dtype", b.dtype(lu)}});
+  return {b.matmul(p, adjoint(b, rightT), true, false)};
+}
+
 const RuleEntry kLinalgRules[] = {
     {OpKind::MatrixInverse, matrixInverseGrad},
     {OpKind::MatrixDeterminant, determinantGrad},
@@ -245,6 +265,7 @@ const RuleEntry kLinalgRules[] = {
     {OpKind::Qr, qrGrad},
     {OpKind::Svd, svdGrad},
     {OpKind::SelfAdjointEig, selfAdjointEigGrad},
+    {OpKind::Lu, luGrad},
     {OpKind::MatrixBandPart, bandPartGrad},
     {OpKind::MatrixDiag, matrixDiagGrad},
     {OpKind::MatrixDiagPart, matrixDiagPartGrad},

@@ -72,6 +72,24 @@ RULE(maxPoolGradGrad) {
   return {b.zerosLike(op.inputs[0]), b.op(OpKind::MaxPoolGradGrad, {op.inputs[0], g}, windowAttrs(op.attrs))};
 }
 
+// (y, argmax) = max_pool_with_argmax(x): dx scatters g to argmax
+// (argmax itself has no gradient).
+RULE(maxPoolWithArgmaxGrad) {
+  GradBuilder b(em);
+  b.rejectComplex(op);
+  if (!og[0]) return {b.zerosLike(op.inputs[0])};
+  return {b.op(OpKind::MaxPoolGradWithArgmax, {op.inputs[0], *og[0], op.outputs[1]}, op.attrs)};
+}
+
+// dx = max_pool_grad_with_argmax(x, dy, argmax) is linear in dy: d dy reads
+// g at each argmax, which is max_pool_grad_grad's read at each window's
+// first maximum (the argmax the forward op produced).
+RULE(maxPoolGradWithArgmaxGrad) {
+  PRELUDE;
+  return {b.zerosLike(op.inputs[0]), b.op(OpKind::MaxPoolGradGrad, {op.inputs[0], g}, windowAttrs(op.attrs)),
+          std::nullopt};
+}
+
 // y = max_pool_grad_grad(x, gx): d gx = max_pool_grad(x, g)
 RULE(maxPoolGradGradGrad) {
   PRELUDE;
@@ -100,6 +118,8 @@ const RuleEntry kWindowRules[] = {
     {OpKind::MaxPool, maxPoolGrad},
     {OpKind::MaxPoolGrad, maxPoolGradGrad},
     {OpKind::MaxPoolGradGrad, maxPoolGradGradGrad},
+    {OpKind::MaxPoolWithArgmax, maxPoolWithArgmaxGrad},
+    {OpKind::MaxPoolGradWithArgmax, maxPoolGradWithArgmaxGrad},
     {OpKind::AvgPool, avgPoolGrad},
     {OpKind::AvgPoolGrad, avgPoolGradGrad},
 };

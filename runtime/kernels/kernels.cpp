@@ -34,6 +34,7 @@ const KernelTable &table() {
     registerExampleParsing(t);
     registerCollectives(t);
     registerSpecialMath(t);
+    registerSpectral(t);
     return t;
   }();
   return t;

@@ -1,6 +1,6 @@
 // Kernels of the matrix decompositions and solves: matrix_inverse,
 // matrix_determinant, log_matrix_determinant, matrix_solve,
-// matrix_triangular_solve, cholesky, qr, svd, self_adjoint_eig. Each runs
+// matrix_triangular_solve, cholesky, qr, svd, self_adjoint_eig, lu. Each runs
 // once per matrix of the [..., M, N] batch.
 //
 // Note [Eigen for linear algebra]
@@ -224,6 +224,29 @@ std::vector<Tensor> selfAdjointEig(std::span<const Tensor> in, const ir::Attrs &
   return out;
 }
 
+// TF's Lu: PartialPivLU's packed factors and the permutation p with
+// P input = L U, p[i] the input row that became row i; a zero pivot is
+// TF's "Input is not invertible.".
+std::vector<Tensor> luDecomposition(std::span<const Tensor> in, const ir::Attrs &attrs) {
+  std::vector<Tensor> out = allocateOutputs(OpKind::Lu, in, attrs);
+  MatrixBatch b = matrixBatchOf(in[0]);
+  bool wide = out[1].dtype() == DType::Int64;
+  dispatchFloat(in[0].dtype(), [&]<class T>() {
+    for (int64_t i = 0; i < b.count && b.rows > 0; ++i) {
+      Eigen::PartialPivLU<Mat<T>> lu(matrixIn<T>(in[0], b, i));
+      matrixOut<T>(out[0], i, b.rows, b.rows) = lu.matrixLU();
+      Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> perm = lu.permutationP().transpose();
+      const auto &rowOf = perm.indices();
+      for (int64_t r = 0; r < b.rows; ++r) {
+        if (wide) out[1].data<int64_t>()[i * b.rows + r] = rowOf[r];
+        else out[1].data<int32_t>()[i * b.rows + r] = int32_t(rowOf[r]);
+      }
+      if (!invertible(lu)) fail(OpKind::Lu, "Input is not invertible.");
+    }
+  });
+  return out;
+}
+
 }  // namespace
 
 void registerLinalgDecompositions(KernelTable &t) {
@@ -236,6 +259,7 @@ void registerLinalgDecompositions(KernelTable &t) {
   t[size_t(OpKind::Qr)] = qr;
   t[size_t(OpKind::Svd)] = svd;
   t[size_t(OpKind::SelfAdjointEig)] = selfAdjointEig;
+  t[size_t(OpKind::Lu)] = luDecomposition;
 }
 
 }  // namespace tfs::runtime::kernels

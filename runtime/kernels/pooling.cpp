@@ -8,6 +8,8 @@
 #include "runtime/kernels/conv_geometry.h"
 #include "runtime/kernels/kernel_util.h"
 
+#include <algorithm>
+#include <fmt/format.h>
 #include <limits>
 #include <vector>
 
@@ -80,6 +82,55 @@ std::vector<Tensor> maxPoolGradGrad(std::span<const Tensor> in, const ir::Attrs 
   return out;
 }
 
+// max_pool_with_argmax(input) -> (output, argmax): argmax is TF's flat
+// index ((b * H + y) * W + x) * C + c of each maximum, less b * H * W * C
+// unless attr include_batch_in_index.
+std::vector<Tensor> maxPoolWithArgmax(std::span<const Tensor> in, const ir::Attrs &attrs) {
+  std::vector<Tensor> out = allocateOutputs(OpKind::MaxPoolWithArgmax, in, attrs);
+  WindowGeometry g = poolGeometry(in[0].shape(), out[0].shape(), attrs);
+  bool withBatch = ir::attrBool(attrs, "include_batch_in_index", false);
+  int64_t perImage = g.h * g.w * g.c, perOutImage = g.oh * g.ow * g.c;
+  dispatchFloat(in[0].dtype(), [&]<class T>() {
+    const T *x = in[0].data<T>();
+    T *y = out[0].data<T>();
+    std::vector<int64_t> arg = maxArgs(g, x);
+    for (size_t i = 0; i < arg.size(); ++i) {
+      y[i] = x[arg[i]];
+      if (!withBatch) arg[i] -= (int64_t(i) / std::max<int64_t>(perOutImage, 1)) * perImage;
+    }
+    if (out[1].dtype() == ir::DType::Int32)
+      std::transform(arg.begin(), arg.end(), out[1].data<int32_t>(), [](int64_t v) { return int32_t(v); });
+    else
+      std::copy(arg.begin(), arg.end(), out[1].data<int64_t>());
+  });
+  return out;
+}
+
+// max_pool_grad_with_argmax(input, grad, argmax) -> input shaped: each
+// grad added at its argmax (an index outside the input is TF's error).
+std::vector<Tensor> maxPoolGradWithArgmax(std::span<const Tensor> in, const ir::Attrs &attrs) {
+  std::vector<Tensor> out = allocateOutputs(OpKind::MaxPoolGradWithArgmax, in, attrs);
+  bool withBatch = ir::attrBool(attrs, "include_batch_in_index", false);
+  const auto &xs = in[0].shape();
+  int64_t perImage = xs.size() == 4 ? xs[1] * xs[2] * xs[3] : 0;
+  int64_t total = in[0].numElements(), count = in[1].numElements();
+  int64_t perOutImage = in[1].shape().size() == 4 ? in[1].shape()[1] * in[1].shape()[2] * in[1].shape()[3] : 1;
+  if (in[2].numElements() != count) fail(OpKind::MaxPoolGradWithArgmax, "Expected grad shape to be the argmax shape");
+  dispatchFloat(in[0].dtype(), [&]<class T>() {
+    const T *dy = in[1].data<T>();
+    T *dx = out[0].data<T>();
+    std::fill(dx, dx + total, T(0));
+    for (int64_t i = 0; i < count; ++i) {
+      int64_t a = in[2].dtype() == ir::DType::Int32 ? int64_t(in[2].data<int32_t>()[i]) : in[2].data<int64_t>()[i];
+      if (!withBatch) a += (i / std::max<int64_t>(perOutImage, 1)) * perImage;
+      if (a < 0 || a >= total)
+        fail(OpKind::MaxPoolGradWithArgmax, fmt::format("Invalid max pooling gradient index: {}", a));
+      dx[a] += dy[i];
+    }
+  });
+  return out;
+}
+
 // In-bounds taps of every output pixel (the average's divisor).
 std::vector<int64_t> tapCounts(const WindowGeometry &g) {
   std::vector<int64_t> count(size_t(g.n * g.oh * g.ow), 0);
@@ -128,6 +179,8 @@ void registerPooling(KernelTable &t) {
   t[size_t(OpKind::MaxPoolGrad)] = maxPoolGrad;
   t[size_t(OpKind::MaxPoolGradGrad)] = maxPoolGradGrad;
   t[size_t(OpKind::AvgPool)] = avgPool;
+  t[size_t(OpKind::MaxPoolWithArgmax)] = maxPoolWithArgmax;
+  t[size_t(OpKind::MaxPoolGradWithArgmax)] = maxPoolGradWithArgmax;
   t[size_t(OpKind::AvgPoolGrad)] = avgPoolGrad;
 }
 
