@@ -129,6 +129,12 @@ void setGlobalSeed(Interpreter &in, const Value &seed) {
 
 Ref<TensorObject> statefulRandomOp(Interpreter &in, ir::OpKind kind, std::vector<Ref<TensorObject>> xs,
                                    ir::Attrs attrs, const Value &opSeed, const char *name) {
+  // TF's half-precision samplers read their own bit layouts (16-bit
+  // mantissa conversions) that the kernels do not reproduce: refused rather
+  // than drawn in float32 and rounded, which would print other numbers.
+  if (std::optional<ir::DType> d = ir::attrDType(attrs, "dtype"); d && (*d == ir::DType::Float16 || *d == ir::DType::BFloat16))
+    raiseTf(in, "NotImplementedError",
+            fmt::format("random draws of dtype tf.{} are not supported by tfs", ir::dtypeName(*d)));
   auto [s1, s2] = seeds(in, opSeed);
   attrs["seed"] = s1;
   attrs["seed2"] = s2;
