@@ -253,6 +253,7 @@ std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string
     auto it = m->scope->vars.find(name);
     if (it != m->scope->vars.end()) return it->second;
     if (name == "__name__") return str(m->name);
+    if (name == "__dict__") return scopeDict(*this, m->scope);
     if (m->lazy)
       if (auto v = m->lazy(*this, name)) {
         m->scope->vars[name] = *v;

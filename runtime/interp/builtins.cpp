@@ -4,6 +4,7 @@
 #include "runtime/interp/unicode_digits.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/big_int.h"
+#include "runtime/interp/big_range.h"
 #include "runtime/interp/int_literal.h"
 #include "runtime/interp/codecs.h"
 #include "runtime/interp/generator.h"
@@ -278,17 +279,9 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     if (auto *same = b[0].as<SetObject>(); same && same->frozen) return b[0];
     return newSetFrom(in, b[0], true);
   });
-  addType("range", [](Interpreter &in, Args a, const Kwargs &) -> Value {
-    needArgs(in, "range", a, 1, 3);
-    int64_t start = 0, stop, step = 1;
-    if (a.size() == 1) stop = in.toIndex(a[0]);
-    else {
-      start = in.toIndex(a[0]);
-      stop = in.toIndex(a[1]);
-      if (a.size() == 3) step = in.toIndex(a[2]);
-    }
-    if (step == 0) in.raise("ValueError", "range() arg 3 must not be zero");
-    return make<RangeObject>(start, stop, step);
+  addType("range", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
+    if (!kw.empty()) in.raise("TypeError", "range() takes no keyword arguments");
+    return rangeFromArgs(in, a);
   });
   addType("slice", [](Interpreter &in, Args a, const Kwargs &) -> Value {
     auto s = make<SliceObject>();
@@ -455,6 +448,7 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     // A range reverses lazily (CPython's range_iterator): reversed(range(10**18))
     // must not build a list.
     if (auto *r = a[0].as<RangeObject>()) return reversedRange(in, *r);
+    if (auto r = reversedBigRange(in, a[0])) return *r;
     auto items = in.toList(a[0]);
     std::reverse(items.begin(), items.end());
     return in.iter(in.list(std::move(items)));
@@ -579,19 +573,7 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     if (!c && v.obj() && !v.as<InstanceObject>()) c = v.obj()->getAttr(in, "__call__").has_value();
     return Value::boolean(c);
   });
-  def("vars", [](Interpreter &in, Args a, const Kwargs &) { return in.getAttr(a[0], "__dict__"); });
-  // An empty dict here would be a silent wrong answer.
-  def("globals", [](Interpreter &in, Args, const Kwargs &) -> Value {
-    in.raise("NotImplementedError", "globals() is not supported by tfs");
-  });
-  // dir(obj): the sorted attribute names of a module, class or instance
-  // (a module's lazily attached parts, like tf.keras, are listed once used).
-  def("dir", [](Interpreter &in, Args a, const Kwargs &) -> Value {
-    if (a.empty()) in.raise("NotImplementedError", "dir() without an argument is not supported by tfs");
-    std::vector<Value> out;
-    for (auto &n : attributeNames(in, a[0])) out.push_back(in.str(n));
-    return in.list(std::move(out));
-  });
+  installFrameBuiltins(in, b);  // locals, globals, vars, dir (frame_names.cpp)
   def("exit", [](Interpreter &in, Args a, const Kwargs &) -> Value { in.raise("SystemExit", a.empty() ? "" : in.str(a[0])); });
 }
 
@@ -634,11 +616,7 @@ std::optional<Value> builtinCompare(Interpreter &in, CmpOp op, const Value &a, c
       }
       return Value::boolean(op == CmpOp::Eq ? eq : !eq);
     }
-    if (auto *x = a.as<RangeObject>(); x && b.as<RangeObject>()) {
-      auto *y = b.as<RangeObject>();
-      bool eq = x->start == y->start && x->stop == y->stop && x->step == y->step;
-      return Value::boolean(op == CmpOp::Eq ? eq : !eq);
-    }
+    if (auto eq = rangesEqual(a, b)) return Value::boolean(op == CmpOp::Eq ? *eq : !*eq);
   }
   return std::nullopt;
 }

@@ -7,6 +7,8 @@
 namespace tfs::runtime {
 
 void installBuiltinFunctions(Interpreter &in, Scope &builtins);
+// locals(), globals(), vars(), dir() (frame_names.cpp).
+void installFrameBuiltins(Interpreter &in, Scope &builtins);
 // Methods of built-in types (str.join, list.append, dict.items, ...).
 std::optional<Value> builtinMethod(Interpreter &in, const Value &self, const std::string &name);
 // Ordering of built-in values (str < str, tuple < tuple, list == list ...).
@@ -17,8 +19,11 @@ Value newKeyError(Interpreter &in, const Value &key);
 void installExceptionDetails(Interpreter &in);
 // str(exc) for exceptions whose message is not their args (OSError).
 std::optional<std::string> specialExceptionMessage(Interpreter &in, InstanceObject &inst);
-// obj.__dict__ of an instance: a live view of its attributes (instance_dict.cpp).
+// obj.__dict__ of an instance: a live view of its attributes (name_dict.cpp).
 Value instanceDict(Interpreter &in, const Value &instance);
+// A live dict view of a scope's names: globals(), module.__dict__, locals()
+// in a class body (name_dict.cpp).
+Value scopeDict(Interpreter &in, Ref<Scope> scope);
 // The (key, value) pairs of a mapping (a dict, a dict subclass, anything
 // with keys() and [] like CPython's dict(m)); nullopt for a non-mapping.
 std::optional<std::vector<std::pair<Value, Value>>> mappingItems(Interpreter &in, const Value &v);

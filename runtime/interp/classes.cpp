@@ -182,6 +182,7 @@ Value Evaluator::defineClass(const ClassDef &def) {
   // Run the body in the class namespace.
   Frame body;
   body.locals = make<Scope>();
+  body.locals->vars.trackOrder();  // the definition order of the class's names
   body.locals->parent = f.locals.get() != f.globals.get() ? capturedLocals() : Ref<Scope>();
   body.globals = f.globals;
   body.classBody = true;
@@ -200,7 +201,7 @@ Value Evaluator::defineClass(const ClassDef &def) {
   body.function = holder.get();
   ev.execBody(def.body);
   // Definition order: the body's names in the order first bound.
-  for (auto &k : body.classOrder) {
+  for (auto &k : *body.locals->vars.order()) {
     auto it = body.locals->vars.find(k);
     if (it != body.locals->vars.end()) ns.emplace_back(k, it->second);
   }

@@ -4,6 +4,7 @@
 #include "runtime/interp/unicode_digits.h"
 #include "runtime/tensor/allocator.h"
 #include "runtime/interp/big_int.h"
+#include "runtime/interp/big_range.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/int_literal.h"
 #include "runtime/interp/eval.h"
@@ -52,6 +53,7 @@ int64_t Interpreter::hash(const Value &v) {
   }
   if (v.as<ListObject>() || v.as<DictObject>() || v.as<SetObject>())
     raise("TypeError", fmt::format("unhashable type: '{}'", typeName(v)));
+  if (v.as<RangeObject>()) return *rangeHash(*this, v);
   if (auto *inst = v.as<InstanceObject>()) {
     // A class defining __eq__ without __hash__ has __hash__ = None (unhashable).
     for (ClassObject *c : inst->klass->mro) {

@@ -103,7 +103,9 @@ struct Frame {
   Value firstArg;      // for zero-argument super()
   Value retval;
   GeneratorState *generator = nullptr;  // set in a generator's frame
-  std::vector<std::string> classOrder;  // a class body's names, first bound first
+  // What locals() returned in this function frame: CPython 3.11 gives one
+  // dict per frame, refreshed from the locals at each call (null until then).
+  Ref<DictObject> localsDict;
   // A function frame's own locals by slot (CodeInfo::slotOf, the index the
   // resolver gives each local name): a pointer into locals->vars, whose
   // elements stay put until erased, or null until the name is first bound or
@@ -197,12 +199,13 @@ struct Evaluator {
   }
   // Binds local `slot` (named `name`) of this function frame.
   void storeSlot(int32_t slot, const std::string &name, Value v);
-  // The names bound in this frame's own scope and their values, for
-  // locals(): in a function frame its parameters first (in order), then its
-  // other locals (by name), then names bound by name only (an import in
-  // the body); in a module or class body, its namespace. Unbound locals are
-  // left out. Reads the frame as it is (flat or not) and changes nothing.
-  std::vector<std::pair<std::string, Value>> boundLocals() const;
+  // locals() here: the module's or class body's namespace (live), or the
+  // function frame's locals dict refreshed from its variables.
+  Value localsValue();
+  // locals(), globals(), vars(), dir() called as `name()`, `fn` the value
+  // of the name: what they return in this frame; nullopt when the name is
+  // bound to something else.
+  std::optional<Value> callFrameBuiltin(const Value &fn, const std::string &name, const ast::Call &c);
   void store(const std::string &name, Value v);
   // store() of a Name target (the fast path for a function's locals).
   void storeName(const ast::Name &target, Value v);
@@ -301,6 +304,9 @@ struct Evaluator {
   Value defineFunction(const ast::FunctionDef &def);
   Value defineClass(const ast::ClassDef &def);
   Flow execTry(const ast::Try &t);
+  // The end of `except E as name:`: name is unbound (CPython's `del name`,
+  // which breaks the cycle through the traceback), wherever it was stored.
+  void unbindHandlerName(const std::string &name);
   void annotatedAssign(const ast::Assign &a);  // `x: T [= v]` at module / class level
   Flow execWith(const ast::With &w, size_t item);
   void doImport(const ast::Stmt &s);

@@ -1,5 +1,6 @@
 // Calls in expressions: evaluating the callee and the arguments (*args,
-// **kwargs), zero-argument super(), and method calls that need no bound
+// **kwargs), zero-argument super(), locals() and the like (frame_names.cpp),
+// and method calls that need no bound
 // method object (an instance's class function, list.append, dict.get).
 #include "ir/op_table.h"
 #include "runtime/interp/attr_cache.h"
@@ -94,6 +95,15 @@ Value Evaluator::evalCall(const Call &c) {
     s->start = f.function->definingClass;
     s->self = f.firstArg;
     return s;
+  }
+  // locals(), globals(), vars(), dir() read this frame.
+  if (auto *n = llvm::dyn_cast<Name>(c.func.get());
+      n && c.args.empty() && c.keywords.empty() &&
+      (n->id == "locals" || n->id == "globals" || n->id == "vars" || n->id == "dir")) [[unlikely]] {
+    Value fn = eval(*n);
+    if (auto r = callFrameBuiltin(fn, n->id, c)) return std::move(*r);
+    in.span_ = c.span;
+    return in.call(fn, {}, {});
   }
   if (c.func->kind == ExprKind::Attribute && c.keywords.empty())
     if (auto r = callBuiltinMethod(c)) return std::move(*r);

@@ -90,28 +90,6 @@ Value Evaluator::loadName(const Name &n) {
            fmt::format("cannot access local variable '{}' where it is not associated with a value", n.id));
 }
 
-std::vector<std::pair<std::string, Value>> Evaluator::boundLocals() const {
-  std::vector<std::pair<std::string, Value>> out;
-  if (!f.code || f.classBody) {
-    for (const auto &[k, v] : f.locals->vars) out.emplace_back(k, v);
-    return out;
-  }
-  const CodeInfo &code = *f.code;
-  std::vector<bool> listed(code.localNames.size());
-  auto add = [&](int32_t slot) {
-    if (slot < 0 || listed[size_t(slot)]) return;
-    listed[size_t(slot)] = true;
-    const std::string &name = code.localNames[size_t(slot)];
-    if (const Value *p = f.slot(slot)) out.emplace_back(name, *p);
-    else if (auto it = f.locals->vars.find(name); it != f.locals->vars.end()) out.emplace_back(name, it->second);
-  };
-  for (int32_t slot : code.paramSlots) add(slot);
-  for (size_t i = 0; i < code.localNames.size(); ++i) add(int32_t(i));
-  for (const auto &[k, v] : f.locals->vars)
-    if (!code.slotOf.count(k)) out.emplace_back(k, v);
-  return out;
-}
-
 Value Evaluator::loadNonLocal(const Name &n) {
   // Only the globals and the builtins to search: module level, or a
   // function frame whose scope holds nothing by name and has no enclosing
@@ -216,9 +194,7 @@ void Evaluator::storeSlot(int32_t slot, const std::string &name, Value v) {
 
 void Evaluator::store(const std::string &name, Value v) {
   if (f.classBody) [[unlikely]] {
-    auto [it, fresh] = f.locals->vars.try_emplace(name, std::move(v));
-    if (fresh) f.classOrder.push_back(name);
-    else it->second = std::move(v);
+    f.locals->vars.insert_or_assign(name, std::move(v));  // the scope keeps the definition order
     return;
   }
   if (f.code) {

@@ -217,6 +217,29 @@ void Evaluator::annotatedAssign(const Assign &a) {
   it->second.as<DictObject>()->set(in, in.str(name->id), ann);
 }
 
+void Evaluator::unbindHandlerName(const std::string &name) {
+  if (f.code && !f.classBody) {
+    if (auto s = f.code->slotOf.find(name); s != f.code->slotOf.end()) {
+      Value *&p = f.slot(s->second);
+      bool inFlat = p && f.flat && p >= f.flatValues && p < f.flatValues + f.code->localNames.size();
+      if (inFlat) *p = Value();
+      p = nullptr;
+      if (!inFlat) f.locals->vars.erase(name);
+      return;
+    }
+    if (f.code->globals.count(name)) {
+      f.globals->vars.erase(name);
+      return;
+    }
+    if (f.code->nonlocals.count(name)) {
+      for (Scope *s = f.locals->parent.get(); s; s = s->parent.get())
+        if (s->vars.erase(name)) return;
+      return;
+    }
+  }
+  f.locals->vars.erase(name);
+}
+
 Flow Evaluator::execTry(const Try &t) {
   Flow result = Flow::Normal;
   bool pending = false;
@@ -243,6 +266,7 @@ Flow Evaluator::execTry(const Try &t) {
         result = execBody(h.body);
       } catch (...) {
         handledExceptions().pop_back();
+        if (!h.name.empty()) unbindHandlerName(h.name);
         if (!t.finalbody.empty()) {
           Flow ff = execBody(t.finalbody);
           if (ff != Flow::Normal) return ff;
@@ -250,6 +274,7 @@ Flow Evaluator::execTry(const Try &t) {
         throw;
       }
       handledExceptions().pop_back();
+      if (!h.name.empty()) unbindHandlerName(h.name);
       break;
     }
     if (!handled) {

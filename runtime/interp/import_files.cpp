@@ -92,6 +92,7 @@ std::optional<Value> Interpreter::importFromFiles(const std::string &dotted, con
   auto mod = make<ModuleObject>(dotted);
   auto &vars = mod->scope->vars;
   vars["__name__"] = str(dotted);
+  vars["__doc__"] = Value();  // the module's docstring once its body runs
   size_t lastDot = dotted.rfind('.');
   bool isPackage = !where->packageDirs.empty();
   vars["__package__"] = str(isPackage ? dotted : lastDot == std::string::npos ? "" : dotted.substr(0, lastDot));

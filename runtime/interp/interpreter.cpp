@@ -424,7 +424,7 @@ void Interpreter::runModuleBody(const ast::Module &module, Ref<Scope> globals) {
     if (auto *es = llvm::dyn_cast<ast::ExprStmt>(module.body[0].get()))
       if (auto *c = llvm::dyn_cast<ast::Constant>(es->value.get()); c && c->type == ast::Constant::Type::Str)
         doc = str(c->s);
-  globals->vars.emplace("__doc__", doc);
+  globals->vars.insert_or_assign("__doc__", doc);
   Evaluator ev{*this, frame};
   ev.execBody(module.body);
 }
@@ -541,13 +541,14 @@ int runModule(const ast::Module &module, const RunOptions &options) {
   setMemoryLimit(options.maxMemoryBytes > 0 ? options.maxMemoryBytes : defaultMemoryLimit());
   Interpreter in(options);
   auto globals = make<Scope>();
-  globals->vars["__name__"] = in.str("__main__");
   // Code from -c or stdin has no __file__, as in CPython.
+  std::optional<std::string> file;
   if (!options.argv.empty() && !options.argv[0].empty() && options.argv[0] != "-c" && options.argv[0] != "-") {
     std::error_code ec;
-    auto file = std::filesystem::absolute(options.argv[0], ec);
-    globals->vars["__file__"] = in.str(ec ? options.argv[0] : file.string());
+    auto path = std::filesystem::absolute(options.argv[0], ec);
+    file = ec ? options.argv[0] : path.string();
   }
+  in.initMainGlobals(*globals, file);
   int status;
   {
     PhaseTimer timer(in.profiler(), Phase::Run);

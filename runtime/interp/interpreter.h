@@ -166,6 +166,11 @@ public:
   // Set by the SIGINT handler, claimed by step() / pollInterrupt().
   static std::atomic<bool> interruptRequested;
 
+  // The names CPython's __main__ module starts with, in its order
+  // (__loader__ aside), into `globals`, which then keeps its binding order
+  // (globals(), dir()). `file`: the script's path (none for -c, stdin, REPL).
+  void initMainGlobals(Scope &globals, const std::optional<std::string> &file);
+
   // A frame starts running (a call, a generator resumed): `site` joins the
   // call chain errors report. RecursionError past the depth limit or when
   // the C++ stack (a generator's own) is nearly used up.

@@ -12,6 +12,8 @@
 #include "runtime/interp/set_ops.h"
 
 #include <cmath>
+#include "runtime/interp/big_range.h"
+
 #include <fmt/format.h>
 
 namespace tfs::runtime {
@@ -23,23 +25,6 @@ namespace {
 __int128 sliceCount(__int128 a, __int128 b, __int128 s) {
   return s > 0 ? (b > a ? (b - a + s - 1) / s : 0) : (a > b ? (a - b - s - 1) / -s : 0);
 }
-
-// range[start:stop:step] (indices already clamped by sliceIndices) as
-// CPython computes it: r.start + index * r.step for both ends and the product
-// of the steps, in 128 bits. Where the stop is one step past 64 bits, the
-// last element +/- 1 names the same elements.
-
-Ref<RangeObject> sliceRange(Interpreter &in, const RangeObject &r, int64_t start, int64_t stop, int64_t step) {
-  auto fits = [](__int128 v) { return v <= INT64_MAX && v >= INT64_MIN; };
-  __int128 by = __int128(r.step) * step;
-  if (!fits(by)) in.raiseIntTooLarge();
-  __int128 n = sliceCount(start, stop, step);
-  __int128 first = r.start + __int128(start) * r.step, end = r.start + __int128(stop) * r.step;
-  if (n == 0 && (!fits(first) || !fits(end))) first = end = r.start;
-  if (!fits(end)) end = first + (n - 1) * by + (by > 0 ? 1 : -1);
-  return make<RangeObject>(int64_t(first), int64_t(end), int64_t(by));
-}
-
 
 const char *dunder(BinOp op, bool reflected) {
   static const char *fwd[] = {"__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__mod__",
@@ -523,11 +508,7 @@ Value Interpreter::getItem(const Value &obj, const Value &key) {
     return Value::integer(static_cast<unsigned char>(s->s[size_t(normIndex(*this, toIndex(key), s->s.size(), "index"))]));
   }
   if (auto *r = obj.as<RangeObject>()) {
-    if (auto *sl = key.as<SliceObject>()) {
-      int64_t start, stop, step;
-      sliceIndices(*this, *sl, r->size(), start, stop, step);
-      return Value(sliceRange(*this, *r, start, stop, step));
-    }
+    if (auto *sl = key.as<SliceObject>()) return sliceOfRange(*this, obj, *sl);
     int64_t i = normIndex(*this, toIndex(key), size_t(r->size()), "range object");
     return Value::integer(int64_t(r->start + __int128(i) * r->step));  // an element: fits, i * step may not
   }

@@ -21,7 +21,7 @@ InteractiveSession::InteractiveSession(const RunOptions &options) {
   installInterruptHandler();
   setMemoryLimit(options.maxMemoryBytes > 0 ? options.maxMemoryBytes : defaultMemoryLimit());
   state_ = std::make_unique<State>(options);
-  state_->globals->vars["__name__"] = state_->in.str("__main__");
+  state_->in.initMainGlobals(*state_->globals, std::nullopt);
 }
 
 InteractiveSession::~InteractiveSession() {

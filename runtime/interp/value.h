@@ -16,6 +16,7 @@
 
 #include "frontend/ast.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <functional>
@@ -418,9 +419,9 @@ public:
   using const_iterator = Map::const_iterator;
   using value_type = Map::value_type;
   ScopeVars() = default;
-  ScopeVars(const ScopeVars &o) : m_(o.m_) {}
-  ScopeVars(ScopeVars &&o) noexcept : m_(std::move(o.m_)) { o.m_.clear(); o.bump(); }
-  ScopeVars &operator=(ScopeVars o) noexcept { m_.swap(o.m_); bump(); o.bump(); return *this; }
+  ScopeVars(const ScopeVars &o) : m_(o.m_), order_(o.order_ ? std::make_unique<Order>(*o.order_) : nullptr) {}
+  ScopeVars(ScopeVars &&o) noexcept : m_(std::move(o.m_)), order_(std::move(o.order_)) { o.m_.clear(); o.bump(); }
+  ScopeVars &operator=(ScopeVars o) noexcept { swap(o); return *this; }
   uint64_t version() const { return version_; }
   iterator begin() { return m_.begin(); }
   iterator end() { return m_.end(); }
@@ -435,12 +436,12 @@ public:
   Value &operator[](const std::string &k) {
     size_t n = m_.size();
     Value &v = m_[k];
-    if (m_.size() != n) bump();
+    if (m_.size() != n) added(k);
     return v;
   }
   template <class V> std::pair<iterator, bool> try_emplace(const std::string &k, V &&v) {
     auto r = m_.try_emplace(k, std::forward<V>(v));
-    if (r.second) bump();
+    if (r.second) added(k);
     return r;
   }
   template <class V> std::pair<iterator, bool> emplace(const std::string &k, V &&v) {
@@ -448,36 +449,62 @@ public:
   }
   template <class V> std::pair<iterator, bool> insert_or_assign(const std::string &k, V &&v) {
     auto r = m_.insert_or_assign(k, std::forward<V>(v));
-    if (r.second) bump();
+    if (r.second) added(k);
     return r;
   }
   size_t erase(const std::string &k) {
     size_t n = m_.erase(k);
-    if (n) bump();
+    if (n) removed(k);
     return n;
   }
   iterator erase(const_iterator it) {
-    bump();
+    if (order_) [[unlikely]] removed(it->first);
+    else bump();
     return m_.erase(it);
   }
   void clear() {
     if (m_.empty()) return;
     m_.clear();
+    if (order_) order_->clear();
     bump();
   }
   void swap(ScopeVars &o) noexcept {
     m_.swap(o.m_);
+    order_.swap(o.order_);
     bump();
     o.bump();
   }
+  // The order names were first bound, for the tables whose order Python
+  // shows (a module's globals(), a class namespace): kept only once asked
+  // for, so function scopes pay nothing. Names bound before the call are
+  // listed first, sorted.
+  void trackOrder() {
+    if (order_) return;
+    order_ = std::make_unique<Order>();
+    for (const auto &kv : m_) order_->push_back(kv.first);
+    std::sort(order_->begin(), order_->end());
+  }
+  // The names in binding order (trackOrder() first); null when not tracked.
+  const std::vector<std::string> *order() const { return order_.get(); }
 
 private:
+  using Order = std::vector<std::string>;
   static uint64_t nextVersion() {
     static std::atomic<uint64_t> last{0};
     return last.fetch_add(1, std::memory_order_relaxed) + 1;
   }
   void bump() { version_ = nextVersion(); }
+  void added(const std::string &k) {
+    bump();
+    if (order_) [[unlikely]] order_->push_back(k);
+  }
+  void removed(const std::string &k) {
+    bump();
+    if (order_) [[unlikely]]
+      if (auto it = std::find(order_->begin(), order_->end(), k); it != order_->end()) order_->erase(it);
+  }
   Map m_;
+  std::unique_ptr<Order> order_;
   uint64_t version_ = nextVersion();
 };
 
@@ -492,6 +519,8 @@ struct Scope final : Object, CycleTracked {
   }
 };
 
+struct LocalsLayout;  // frame_names.cpp
+
 // Per-FunctionDef facts computed once (which names are local, ...).
 struct CodeInfo {
   // Unique for the life of the process (never reused, unlike an address):
@@ -505,6 +534,8 @@ struct CodeInfo {
   // them in order. paramSlots: each parameter's slot.
   bool plainParams = false;
   std::vector<int32_t> paramSlots;
+  // The order locals() lists the locals in, made at its first call here.
+  mutable std::shared_ptr<const LocalsLayout> localsLayout;
 };
 
 struct FunctionObject final : Object, CycleTracked {
@@ -652,7 +683,7 @@ struct ModuleObject : Object {
   // `lazy` only rejects names (API tfs lacks) and never makes one: every
   // attribute is in scope, so `from m import *` can list them.
   bool lazyOnlyRejects = false;
-  explicit ModuleObject(std::string n) : name(std::move(n)) {}
+  explicit ModuleObject(std::string n) : name(std::move(n)) { scope->vars.trackOrder(); }
   const char *typeName() const override { return "module"; }
 };
 
