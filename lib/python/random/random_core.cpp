@@ -1,12 +1,13 @@
 // `_random`: the Mersenne Twister core under `random` (random.tfs), as
 // CPython's _randommodule.c draws it, so that a seeded script prints the
 // numbers CPython prints: seed(int) runs init_by_array over the 32-bit words
-// of abs(seed) (low word first), random() builds a double from two words
+// of abs(seed) (low word first, at any size), random() builds a double from two words
 // (a>>5, b>>6), seed(float) keys on the unsigned hash, getrandbits(k) fills 32-bit words low first and drops the
 // surplus high bits of the last one, and _randbelow(n) rejects
 // getrandbits(n.bit_length()) draws until one is below n. The state tuple is
 // CPython's (624 words and the position).
 #include "lib/python/python_modules.h"
+#include "runtime/interp/big_int.h"
 #include "runtime/interp/interpreter.h"
 #include "runtime/interp/signature.h"
 
@@ -151,6 +152,15 @@ void seedFrom(Interpreter &in, MersenneTwister &mt, const Value &a) {
   if (a.isInt() || a.isBool()) {
     int64_t v = a.asInt();
     n = v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v);
+  } else if (a.as<BigIntObject>()) {
+    // init_by_array over the 32-bit words of abs(a), low word first.
+    mpz_class z = abs(toMpz(a));
+    std::vector<uint32_t> key((mpz_sizeinbase(z.get_mpz_t(), 2) + 31) / 32);
+    size_t count = 0;
+    mpz_export(key.data(), &count, -1, sizeof(uint32_t), 0, 0, z.get_mpz_t());
+    key.resize(count);
+    mt.initByArray(key);
+    return;
   } else if (a.isFloat()) {
     n = uint64_t(cpythonFloatHash(a.asFloat()));  // (size_t)hash, as CPython: no abs()
   } else if (auto *b = a.as<BytesObject>()) {
@@ -165,6 +175,23 @@ void seedFrom(Interpreter &in, MersenneTwister &mt, const Value &a) {
   std::vector<uint32_t> key{uint32_t(n)};
   if (n >> 32) key.push_back(uint32_t(n >> 32));
   mt.initByArray(key);
+}
+
+// getrandbits(k), k >= 0, as CPython's: 32-bit words low first, the last
+// one's surplus high bits dropped.
+Value randomBits(Interpreter &in, MersenneTwister &mt, int64_t k) {
+  if (k < 64) return Value::integer(int64_t(mt.bits(int(k))));
+  checkIntResultBits(in, double(k));
+  std::vector<uint32_t> words(size_t((k - 1) / 32 + 1));
+  int64_t left = k;
+  for (auto &w : words) {
+    w = mt.next();
+    if (left < 32) w >>= 32 - left;
+    left -= 32;
+  }
+  mpz_class z;
+  mpz_import(z.get_mpz_t(), words.size(), -1, sizeof(uint32_t), 0, 0, words.data());
+  return intValue(z);
 }
 
 Value makeRandomCore(Interpreter &in) {
@@ -184,12 +211,20 @@ Value makeRandomCore(Interpreter &in) {
     auto &mt = generatorOf(in, b["state"]);
     int64_t k = in.toIndex(b["k"]);
     if (k < 0) in.raise("ValueError", "number of bits must be non-negative");
-    if (k > 63) in.raise("OverflowError", fmt::format("getrandbits({}) is past tfs's 64-bit ints", k));
-    return Value::integer(int64_t(mt.bits(int(k))));
+    return randomBits(in, mt, k);
   });
   // A uniform int in [0, n), n > 0.
   vars["randbelow"] = nativeWithSignature(in, "randbelow(state, n)", [](Interpreter &in, const Bound &b) {
     auto &mt = generatorOf(in, b["state"]);
+    if (b["n"].as<BigIntObject>()) {
+      // getrandbits(n.bit_length()) until a draw is below n.
+      mpz_class n = toMpz(b["n"]);
+      int64_t k = int64_t(mpz_sizeinbase(n.get_mpz_t(), 2));
+      for (;;) {
+        Value r = randomBits(in, mt, k);
+        if (toMpz(r) < n) return r;
+      }
+    }
     int64_t n = in.toIndex(b["n"]);
     if (n <= 0) return Value::integer(0);
     int k = 64 - std::countl_zero(uint64_t(n));
