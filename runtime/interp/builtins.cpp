@@ -612,7 +612,7 @@ std::optional<Value> builtinCompare(Interpreter &in, CmpOp op, const Value &a, c
       for (auto &[k, v] : x->items()) {
         if (!eq) break;
         auto o = y->get(in, k);
-        eq = o && in.equals(v, *o);
+        eq = o && (v.is(*o) || in.equals(v, *o));  // identity first, as CPython
       }
       return Value::boolean(op == CmpOp::Eq ? eq : !eq);
     }

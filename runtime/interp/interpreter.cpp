@@ -270,7 +270,12 @@ int64_t Interpreter::intFrom128(__int128 v) {
 
 void Interpreter::raiseValue(Value exc) {
   PyException e;
-  e.exc = std::move(exc);
+  // A copy, not a move: GCC 12's mod/ref analysis takes the stores of this
+  // [[noreturn]] function as dead, so a caller in this file may destroy the
+  // argument as it passed it (still holding the object) while unwinding:
+  // moving out of it here released the exception object once too often
+  // (`import missing` crashed).
+  e.exc = exc;
   e.span = span_;
   e.callChain = callStack_;
   throw e;

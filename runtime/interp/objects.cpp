@@ -35,8 +35,12 @@ bool Value::is(const Value &o) const {
   if (tag_ != o.tag_) return false;
   switch (tag_) {
   case Tag::None: return true;
-  case Tag::Bool: case Tag::Int: return i_ == o.i_;
-  case Tag::Float: return d_ == o.d_;
+  // A float is unboxed, so it has no identity of its own: the same bits
+  // are the same object. The same NaN is then itself (`x is x`, math.nan as
+  // a dict key, `nan in [nan]`, as CPython's one object), and 0.0 is not
+  // -0.0. Two NaNs CPython makes separately (float('nan') twice) are one
+  // here.
+  case Tag::Bool: case Tag::Int: case Tag::Float: return i_ == o.i_;
   case Tag::Obj: return o_ == o.o_;
   }
   return false;

@@ -6,6 +6,7 @@
 // json.decoder's class, passed in by the caller.
 #include "frontend/literals.h"
 #include "lib/python/python_modules.h"
+#include "runtime/interp/big_int.h"
 #include "runtime/interp/interpreter.h"
 #include "runtime/interp/signature.h"
 
@@ -110,7 +111,7 @@ private:
       return Value::real(in_.toFloat(text));
     }
     if (!h_.parseInt.isNone()) return in_.call(h_.parseInt, std::vector<Value>{text});
-    return Value::integer(in_.toInt(text));
+    return intOf(in_, text);  // any size, as CPython's int(text)
   }
 
   // Four hex digits after the 'u' at byte u.

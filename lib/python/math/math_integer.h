@@ -9,5 +9,8 @@
 namespace tfs::runtime {
 
 void addMathIntegerFunctions(Interpreter &in, ModuleObject &m);
+// frexp, ldexp, modf, remainder, dist, the inverse hyperbolics, ...
+// (math_float.cpp); after hypot, which dist uses.
+void addMathFloatFunctions(Interpreter &in, ModuleObject &m);
 
 }  // namespace tfs::runtime

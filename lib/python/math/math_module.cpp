@@ -131,6 +131,7 @@ Value makeMathModule(Interpreter &in) {
     for (auto &x : in.toList(v[0])) r = in.binary(BinOp::Mul, r, x);
     return r;
   });
+  addMathFloatFunctions(in, *m);
   addMathIntegerFunctions(in, *m);
   m->scope->vars["pi"] = Value::real(M_PI);
   m->scope->vars["e"] = Value::real(M_E);

@@ -6,6 +6,7 @@
 // wrote load. Objects of classes (GLOBAL, REDUCE, BUILD, NEWOBJ) are refused
 // by name.
 #include "lib/python/python_modules.h"
+#include "runtime/interp/big_int.h"
 #include "runtime/interp/interpreter.h"
 #include "runtime/interp/signature.h"
 
@@ -84,6 +85,25 @@ private:
     }
   }
 
+  // An int past 64 bits: LONG1 (under 256 bytes) or LONG4 of its shortest
+  // little-endian two's complement, as CPython's save_long.
+  void saveBigInt(const mpz_class &z) {
+    size_t nbytes = mpz_sizeinbase(z.get_mpz_t(), 2) / 8 + 1;
+    mpz_class bits = z < 0 ? mpz_class(z + (mpz_class(1) << (8 * nbytes))) : z;
+    std::string bytes(nbytes, '\0');
+    size_t written = 0;
+    mpz_export(bytes.data(), &written, -1, 1, 0, 0, bits.get_mpz_t());
+    if (z < 0 && nbytes > 1 && bytes[nbytes - 1] == char(0xFF) && (bytes[nbytes - 2] & 0x80)) bytes.pop_back();
+    if (bytes.size() < 256) {
+      body_ += '\x8a';
+      body_ += char(bytes.size());
+    } else {
+      body_ += '\x8b';
+      appendLittle(body_, bytes.size(), 4);
+    }
+    body_ += bytes;
+  }
+
   void batch(const std::vector<Value> &items, char many, char one, bool pairs) {
     size_t step = pairs ? 2 : 1, n = items.size() / step;
     for (size_t start = 0; start < n; start += 1000) {
@@ -99,6 +119,7 @@ private:
     if (v.isNone()) return void(body_ += 'N');
     if (v.isBool()) return void(body_ += v.asBool() ? '\x88' : '\x89');
     if (v.isInt()) return saveInt(v.asInt());
+    if (auto *big = v.as<BigIntObject>()) return saveBigInt(big->v);
     if (v.isFloat()) {
       body_ += 'G';
       uint64_t bits = std::bit_cast<uint64_t>(v.asFloat());
@@ -212,13 +233,13 @@ public:
         std::string line = readLine();
         if (line == "01") push(Value::boolean(true));
         else if (line == "00") push(Value::boolean(false));
-        else push(Value::integer(in_.toInt(in_.str(line))));
+        else push(intOf(in_, in_.str(line)));
         break;
       }
       case 'L': {
         std::string line = readLine();
         if (!line.empty() && line.back() == 'L') line.pop_back();
-        push(Value::integer(in_.toInt(in_.str(line))));
+        push(intOf(in_, in_.str(line)));
         break;
       }
       case 'F': push(Value::real(in_.toFloat(in_.str(readLine())))); break;
@@ -391,7 +412,12 @@ private:
   Value longBytes(size_t n) {
     std::string b = take(n);
     if (n == 0) return Value::integer(0);
-    if (n > 8) in_.raise("OverflowError", "int too large (tfs ints are 64-bit)");
+    if (n > 8) {  // little-endian two's complement past 64 bits
+      mpz_class z;
+      mpz_import(z.get_mpz_t(), n, -1, 1, 0, 0, b.data());
+      if (uint8_t(b[n - 1]) & 0x80) z -= mpz_class(1) << (8 * n);
+      return intValue(z);
+    }
     uint64_t v = 0;
     for (size_t i = 0; i < n; ++i) v |= uint64_t(uint8_t(b[i])) << (8 * i);
     if (n < 8 && (uint8_t(b[n - 1]) & 0x80)) v |= ~uint64_t(0) << (8 * n);

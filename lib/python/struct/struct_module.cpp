@@ -3,10 +3,10 @@
 // with alignment, = < > ! standard sizes without), the codes x c b B ? h H
 // i I l L q Q n N e f d s p P, repeat counts, pack / unpack / calcsize /
 // unpack_from / pack_into / iter_unpack, struct.error with CPython's
-// messages. Values past tfs's 64-bit ints (a 'Q' above 2**63 - 1) raise
-// OverflowError.
+// messages, at every int size (a 'Q' up to 2**64 - 1 packs and unpacks).
 #include "lib/python/module_error.h"
 #include "lib/python/python_modules.h"
+#include "runtime/interp/big_int.h"
 #include "runtime/interp/interpreter.h"
 #include "runtime/interp/signature.h"
 
@@ -139,15 +139,39 @@ uint64_t getInt(const std::string &data, size_t offset, size_t size, bool little
   return v;
 }
 
-int64_t intArgument(Interpreter &in, const Ref<ClassObject> &error, const Value &v) {
-  if (v.isInt() || v.isBool()) return v.asInt();
-  if (auto *inst = v.as<InstanceObject>(); inst && !inst->builtinValue.isNone() && inst->builtinValue.isInt())
-    return inst->builtinValue.asInt();
+// An integer code's argument: its value when in [-2**63, 2**64), which
+// holds every code's range; `huge` past it.
+struct IntArgument {
+  __int128 v = 0;
+  bool huge = false;
+};
+
+IntArgument intArgument(Interpreter &in, const Ref<ClassObject> &error, const Value &v) {
+  const Value *n = &v;
+  if (auto *inst = v.as<InstanceObject>(); inst && isIntValue(inst->builtinValue)) n = &inst->builtinValue;
+  if (n->isInt() || n->isBool()) return {n->asInt(), false};
+  if (auto *b = n->as<BigIntObject>()) {
+    if (b->v >= 0 && mpz_fits_ulong_p(b->v.get_mpz_t())) return {__int128(mpz_get_ui(b->v.get_mpz_t())), false};
+    return {0, true};
+  }
   fail(in, error, "required argument is not an integer");
 }
 
-void checkRange(Interpreter &in, const Ref<ClassObject> &error, char code, size_t size, int64_t v) {
+void checkRange(Interpreter &in, const Ref<ClassObject> &error, char code, size_t size, IntArgument a) {
+  constexpr __int128 int64Min = INT64_MIN, int64Max = INT64_MAX;
   bool isSigned = std::islower(uint8_t(code));
+  if (code == 'P') {  // a pointer: any C long or unsigned long
+    if (a.huge || a.v < int64Min) fail(in, error, "int too large to convert");
+    return;
+  }
+  if (a.huge || a.v < int64Min) fail(in, error, "argument out of range");
+  if (a.v > int64Max) {  // fits only C's unsigned long
+    if (!isSigned && size == 8) return;
+    if (!isSigned && (code == 'I' || code == 'L'))
+      fail(in, error, fmt::format("'{}' format requires 0 <= number <= {}", code, (int64_t(1) << (8 * size)) - 1));
+    fail(in, error, "argument out of range");
+  }
+  int64_t v = int64_t(a.v);
   if (!isSigned && v < 0) {
     if (code == 'B' || code == 'H') fail(in, error, fmt::format("{} format requires 0 <= number <= {}", code == 'B' ? "ubyte" : "ushort", code == 'B' ? 255 : 65535));
     fail(in, error, "argument out of range");
@@ -196,31 +220,50 @@ std::string pack(Interpreter &in, const Ref<ClassObject> &error, const Layout &l
     case 'e':
     case 'f':
     case 'd': {
-      if (!v.isFloat() && !v.isInt() && !v.isBool()) {
+      if (!v.isFloat() && !isIntValue(v)) {
         if (!v.as<InstanceObject>()) fail(in, error, "required argument is not a float");
       }
-      double d = in.toFloat(v);
+      // An int too large for the format: CPython's struct.error (one no
+      // double holds: "not a float"; one past the format's range: "int too
+      // large to convert").
+      bool isInt = isIntValue(v);
+      double d;
+      if (v.as<BigIntObject>()) {
+        try {
+          d = in.toFloat(v);
+        } catch (PyException &) {  // OverflowError: past the largest double
+          fail(in, error, "required argument is not a float");
+        }
+      } else {
+        d = in.toFloat(v);
+      }
       if (it.code == 'd') {
         uint64_t bits;
         std::memcpy(&bits, &d, 8);
         putInt(out, it.offset, 8, bits, l.little);
       } else if (it.code == 'f') {
         float f = float(d);
-        if (std::isinf(f) && !std::isinf(d)) in.raise("OverflowError", "float too large to pack with f format");
+        if (std::isinf(f) && !std::isinf(d)) {
+          if (isInt) fail(in, error, "int too large to convert");
+          in.raise("OverflowError", "float too large to pack with f format");
+        }
         uint32_t bits;
         std::memcpy(&bits, &f, 4);
         putInt(out, it.offset, 4, bits, l.little);
       } else {
         uint16_t h = toHalf(d);
-        if (h == 0xffff) in.raise("OverflowError", "float too large to pack with e format");
+        if (h == 0xffff) {
+          if (isInt) fail(in, error, "int too large to convert");
+          in.raise("OverflowError", "float too large to pack with e format");
+        }
         putInt(out, it.offset, 2, h, l.little);
       }
       break;
     }
     default: {
-      int64_t n = intArgument(in, error, v);
+      IntArgument n = intArgument(in, error, v);
       checkRange(in, error, it.code, it.size, n);
-      putInt(out, it.offset, it.size, uint64_t(n), l.little);
+      putInt(out, it.offset, it.size, uint64_t(n.v), l.little);
     }
     }
   }
@@ -262,8 +305,7 @@ Value unpack(Interpreter &in, const Layout &l, const std::string &data, size_t b
         int shift = int(64 - 8 * it.size);
         out.push_back(Value::integer(shift ? int64_t(raw << shift) >> shift : int64_t(raw)));
       } else {
-        if (raw > uint64_t(INT64_MAX)) in.raiseIntTooLarge();
-        out.push_back(Value::integer(int64_t(raw)));
+        out.push_back(intValue(mpz_class(static_cast<unsigned long>(raw))));
       }
     }
     }
