@@ -15,6 +15,18 @@ namespace tfs::runtime {
 using namespace tfs::ast;
 
 namespace {
+// locals, globals, vars, dir: by length first (this runs for every call of
+// a name without arguments).
+bool isFrameBuiltinName(const std::string &id) {
+  switch (id.size()) {
+  case 3: return id == "dir";
+  case 4: return id == "vars";
+  case 6: return id == "locals";
+  case 7: return id == "globals";
+  default: return false;
+  }
+}
+
 // The methods of built-in types callBuiltinMethod calls in place.
 enum MethodId : uint8_t { kUnresolved = 0, kOther, kSpecial, kListAppend, kDictGet };
 
@@ -98,8 +110,7 @@ Value Evaluator::evalCall(const Call &c) {
   }
   // locals(), globals(), vars(), dir() read this frame.
   if (auto *n = llvm::dyn_cast<Name>(c.func.get());
-      n && c.args.empty() && c.keywords.empty() &&
-      (n->id == "locals" || n->id == "globals" || n->id == "vars" || n->id == "dir")) [[unlikely]] {
+      n && c.args.empty() && c.keywords.empty() && isFrameBuiltinName(n->id)) [[unlikely]] {
     Value fn = eval(*n);
     if (auto r = callFrameBuiltin(fn, n->id, c)) return std::move(*r);
     in.span_ = c.span;
