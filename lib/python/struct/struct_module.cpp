@@ -157,24 +157,28 @@ IntArgument intArgument(Interpreter &in, const Ref<ClassObject> &error, const Va
   fail(in, error, "required argument is not an integer");
 }
 
-void checkRange(Interpreter &in, const Ref<ClassObject> &error, char code, size_t size, IntArgument a) {
+// `bigEndian`: the standard big-endian layouts ('>', '!'), whose packers
+// CPython words differently for h, H, q and Q.
+void checkRange(Interpreter &in, const Ref<ClassObject> &error, char code, size_t size, IntArgument a, bool bigEndian) {
   constexpr __int128 int64Min = INT64_MIN, int64Max = INT64_MAX;
   bool isSigned = std::islower(uint8_t(code));
+  const char *outOfRange = bigEndian && size == 8 ? "int too large to convert" : "argument out of range";
   if (code == 'P') {  // a pointer: any C long or unsigned long
     if (a.huge || a.v < int64Min) fail(in, error, "int too large to convert");
     return;
   }
-  if (a.huge || a.v < int64Min) fail(in, error, "argument out of range");
+  if (a.huge || a.v < int64Min) fail(in, error, outOfRange);
   if (a.v > int64Max) {  // fits only C's unsigned long
     if (!isSigned && size == 8) return;
-    if (!isSigned && (code == 'I' || code == 'L'))
+    if (!isSigned && (code == 'I' || code == 'L' || (bigEndian && code == 'H')))
       fail(in, error, fmt::format("'{}' format requires 0 <= number <= {}", code, (int64_t(1) << (8 * size)) - 1));
-    fail(in, error, "argument out of range");
+    fail(in, error, outOfRange);
   }
   int64_t v = int64_t(a.v);
   if (!isSigned && v < 0) {
-    if (code == 'B' || code == 'H') fail(in, error, fmt::format("{} format requires 0 <= number <= {}", code == 'B' ? "ubyte" : "ushort", code == 'B' ? 255 : 65535));
-    fail(in, error, "argument out of range");
+    if (code == 'B' || (code == 'H' && !bigEndian))
+      fail(in, error, fmt::format("{} format requires 0 <= number <= {}", code == 'B' ? "ubyte" : "ushort", code == 'B' ? 255 : 65535));
+    fail(in, error, outOfRange);
   }
   if (size >= 8) return;
   int64_t lo = isSigned ? -(int64_t(1) << (8 * size - 1)) : 0;
@@ -182,8 +186,8 @@ void checkRange(Interpreter &in, const Ref<ClassObject> &error, char code, size_
   if (v >= lo && v <= hi) return;
   if (code == 'b') fail(in, error, "byte format requires -128 <= number <= 127");
   if (code == 'B') fail(in, error, "ubyte format requires 0 <= number <= 255");
-  if (code == 'h') fail(in, error, "short format requires -32768 <= number <= 32767");
-  if (code == 'H') fail(in, error, "ushort format requires 0 <= number <= 65535");
+  if (code == 'h' && !bigEndian) fail(in, error, "short format requires -32768 <= number <= 32767");
+  if (code == 'H' && !bigEndian) fail(in, error, "ushort format requires 0 <= number <= 65535");
   fail(in, error, fmt::format("'{}' format requires {} <= number <= {}", code, lo, hi));
 }
 
@@ -262,7 +266,7 @@ std::string pack(Interpreter &in, const Ref<ClassObject> &error, const Layout &l
     }
     default: {
       IntArgument n = intArgument(in, error, v);
-      checkRange(in, error, it.code, it.size, n);
+      checkRange(in, error, it.code, it.size, n, !l.little && !l.native);
       putInt(out, it.offset, it.size, uint64_t(n.v), l.little);
     }
     }
