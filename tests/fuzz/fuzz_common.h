@@ -7,6 +7,13 @@
 //   `tfs` driver (tools/tfs.cpp), each input runs on a thread with a 1 GiB
 //   stack (reserved lazily); one long-lived thread, so that inputs do not pay
 //   for thread creation.
+// * The per-input time limit: libFuzzer's -timeout is a SIGALRM whose handler
+//   acts only on the fuzzing thread, which here just waits for the big-stack
+//   thread, so it never fires. runJob therefore waits at most -timeout
+//   seconds (read from the command line by quietOutput; libFuzzer's default
+//   1200 s otherwise) and then reports the input as a finding: abort() on the
+//   fuzzing thread is libFuzzer's deadly signal, which saves the input as a
+//   crash-* artifact.
 // * quietOutput: scripts print (and fail) to stdout/stderr; thousands of
 //   runs a second of that would drown libFuzzer's own log. libFuzzer's
 //   -close_fd_mask=3 discards fds 1 and 2 for the target while keeping its
@@ -16,6 +23,7 @@
 //   waiting.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
@@ -27,6 +35,14 @@
 #include <unistd.h>
 
 namespace tfs::fuzz {
+
+// Seconds one input may run (see the header comment).
+inline long &timeoutSeconds() {
+  static long seconds = 1200;
+  return seconds;
+}
+
+[[noreturn]] inline void fail(const std::string &message);
 
 class BigStack {
 public:
@@ -58,7 +74,10 @@ private:
     std::unique_lock<std::mutex> lock(mu_);
     job_ = &job;
     cv_.notify_all();
-    cv_.wait(lock, [&] { return job_ == nullptr; });
+    if (!cv_.wait_for(lock, std::chrono::seconds(timeoutSeconds()),
+                      [&] { return job_ == nullptr; }))
+      fail("timeout: the input ran longer than -timeout=" +
+           std::to_string(timeoutSeconds()) + " s");
   }
   static void *loop(void *self) {
     auto *b = static_cast<BigStack *>(self);
@@ -99,8 +118,15 @@ inline void quietOutput(int *argc, char ***argv) {
     ::dup2(fd, 0);
     ::close(fd);
   }
-  for (int i = 1; i < *argc; ++i)
-    if (std::strncmp((*argv)[i], "-close_fd_mask=", 15) == 0) return;
+  bool hasMask = false;
+  for (int i = 1; i < *argc; ++i) {
+    if (std::strncmp((*argv)[i], "-timeout=", 9) == 0) {
+      long t = std::strtol((*argv)[i] + 9, nullptr, 10);
+      if (t > 0) timeoutSeconds() = t;
+    }
+    if (std::strncmp((*argv)[i], "-close_fd_mask=", 15) == 0) hasMask = true;
+  }
+  if (hasMask) return;
   // libFuzzer reads the flags after LLVMFuzzerInitialize; the new argv must
   // outlive the process.
   char **args = new char *[size_t(*argc) + 2];
