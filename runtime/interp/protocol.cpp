@@ -326,6 +326,12 @@ Value Interpreter::binary(BinOp op, const Value &a, const Value &b, bool inPlace
   };
   if (op == BinOp::Mul && (isSequence(a) || isSequence(b)))  // CPython's sequence-repeat wording
     raise("TypeError", fmt::format("can't multiply sequence by non-int of type '{}'", typeName(isSequence(a) ? b : a)));
+  // A sequence on the left: CPython falls back to its sq_concat, whose error
+  // wins over the operand-types one.
+  if (op == BinOp::Add && isSequence(a)) {
+    if (a.as<BytesObject>()) raise("TypeError", fmt::format("can't concat {} to {}", typeName(b), typeName(a)));
+    raise("TypeError", fmt::format("can only concatenate {} (not \"{}\") to {}", typeName(a), typeName(b), typeName(a)));
+  }
   raiseUnsupportedOperands(*this, op, a, b, inPlace);
 }
 
