@@ -421,7 +421,20 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     return Value::integer(in.length(a[0]));
   });
   def("repr", [](Interpreter &in, Args a, const Kwargs &) { needArgs(in, "repr", a, 1, 1); return in.str(in.repr(a[0])); });
-  def("ascii", [](Interpreter &in, Args a, const Kwargs &) { return in.str(in.repr(a[0])); });
+  // repr() with every non-ASCII character escaped ('\xe9', '\u65e5').
+  def("ascii", [](Interpreter &in, Args a, const Kwargs &) {
+    std::string r = in.repr(a[0]), out;
+    for (size_t i = 0; i < r.size();) {
+      if (static_cast<unsigned char>(r[i]) < 0x80) {
+        out += r[i++];
+        continue;
+      }
+      char32_t cp = nextCodePoint(r, i);
+      out += cp <= 0xFF ? fmt::format("\\x{:02x}", uint32_t(cp))
+             : cp <= 0xFFFF ? fmt::format("\\u{:04x}", uint32_t(cp)) : fmt::format("\\U{:08x}", uint32_t(cp));
+    }
+    return in.str(out);
+  });
   def("abs", [](Interpreter &in, Args a, const Kwargs &) -> Value {
     needArgs(in, "abs", a, 1, 1);
     if ((a[0].isInt() || a[0].isBool()) && a[0].asInt() != INT64_MIN) return Value::integer(std::llabs(a[0].asInt()));

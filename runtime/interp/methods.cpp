@@ -1,6 +1,7 @@
 // Methods of built-in types: str, bytes, list, tuple, dict, set, property.
 // Each is looked up by name on attribute access and bound to its receiver.
 #include "runtime/interp/unicode_digits.h"
+#include "runtime/interp/unicode_text.h"
 #include "runtime/interp/big_int.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/set_ops.h"
@@ -239,13 +240,23 @@ Value strMethod(Interpreter &in, const std::string &s, const std::string &name, 
     }
     return Value::boolean(false);
   }
-  if (name == "upper" || name == "lower" || name == "title" || name == "capitalize" || name == "swapcase") {
+  if (name == "upper" || name == "lower" || name == "title" || name == "capitalize" || name == "swapcase" ||
+      name == "casefold") {
+    if (!isAsciiText(s)) {
+      CaseOp op = name == "upper"        ? CaseOp::Upper
+                  : name == "lower"      ? CaseOp::Lower
+                  : name == "title"      ? CaseOp::Title
+                  : name == "capitalize" ? CaseOp::Capitalize
+                  : name == "swapcase"   ? CaseOp::Swapcase
+                                         : CaseOp::Casefold;
+      return in.str(unicodeCaseMap(s, op));
+    }
     std::string out = s;
     bool start = true;
     for (size_t i = 0; i < out.size(); ++i) {
       unsigned char c = static_cast<unsigned char>(out[i]);
       if (name == "upper") out[i] = char(std::toupper(c));
-      else if (name == "lower") out[i] = char(std::tolower(c));
+      else if (name == "lower" || name == "casefold") out[i] = char(std::tolower(c));
       else if (name == "swapcase") out[i] = char(std::isupper(c) ? std::tolower(c) : std::toupper(c));
       else if (name == "capitalize") out[i] = char(i == 0 ? std::toupper(c) : std::tolower(c));
       else {
@@ -327,14 +338,26 @@ Value strMethod(Interpreter &in, const std::string &s, const std::string &name, 
     }
     return Value::boolean(any);
   }
-  if (name == "isnumeric") {
-    if (std::any_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
-      in.raise("NotImplementedError", "str.isnumeric() of non-ASCII text is not supported by tfs");
-    return all([](unsigned char c) { return std::isdigit(c) != 0; });
+  // Non-ASCII text: CPython's rules over Unicode's properties (unicode_text.h).
+  if (name == "istitle" || name == "isprintable" ||
+      (!isAsciiText(s) && (name == "isnumeric" || name == "isalpha" || name == "isalnum" || name == "isspace" ||
+                           name == "isupper" || name == "islower" || name == "isidentifier"))) {
+    StrTest t = name == "istitle"       ? StrTest::Title
+                : name == "isprintable" ? StrTest::Printable
+                : name == "isnumeric"   ? StrTest::Numeric
+                : name == "isalpha"     ? StrTest::Alpha
+                : name == "isalnum"     ? StrTest::Alnum
+                : name == "isspace"     ? StrTest::Space
+                : name == "isupper"     ? StrTest::Upper
+                : name == "islower"     ? StrTest::Lower
+                                        : StrTest::Identifier;
+    return Value::boolean(unicodeStrTest(s, t));
   }
-  if (name == "isalpha") return all([](unsigned char c) { return std::isalpha(c) != 0 || c >= 0x80; });
-  if (name == "isalnum") return all([](unsigned char c) { return std::isalnum(c) != 0 || c >= 0x80; });
-  if (name == "isspace") return all([](unsigned char c) { return std::isspace(c) != 0; });
+  if (name == "isnumeric") return all([](unsigned char c) { return std::isdigit(c) != 0; });
+  if (name == "isalpha") return all([](unsigned char c) { return std::isalpha(c) != 0; });
+  if (name == "isalnum") return all([](unsigned char c) { return std::isalnum(c) != 0; });
+  // CPython counts the information separators \x1c-\x1f as white space.
+  if (name == "isspace") return all([](unsigned char c) { return std::isspace(c) != 0 || (c >= 0x1c && c <= 0x1f); });
   if (name == "isupper" || name == "islower") {
     bool cased = false;
     for (unsigned char c : s) {
@@ -539,7 +562,7 @@ std::optional<Value> builtinMethod(Interpreter &in, const Value &self, const std
       "join", "format", "split", "rsplit", "splitlines", "strip", "lstrip", "rstrip", "replace",
       "startswith", "endswith", "upper", "lower", "title", "capitalize", "swapcase", "find", "index",
       "rfind", "rindex", "count", "ljust", "rjust", "center", "zfill", "isdigit", "isnumeric",
-      "isdecimal", "isalpha", "isalnum", "isspace", "isupper", "islower", "isidentifier", "encode",
+      "isdecimal", "isalpha", "isalnum", "isspace", "isupper", "islower", "isidentifier", "encode", "casefold", "istitle", "isprintable",
       "partition", "rpartition", "removeprefix", "removesuffix"};
   // Only the methods a builtin container has are attributes (hasattr([],
   // "as_list") is False, as in CPython).

@@ -2,6 +2,8 @@
 // and str.format, following CPython 3.11 (see pyformat.h).
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/pyformat.h"
+#include "runtime/interp/unicode_digits.h"
+#include "runtime/interp/unicode_text.h"
 
 #include "runtime/interp/big_int.h"
 #include "runtime/tensor/allocator.h"
@@ -16,14 +18,27 @@ std::string quoteStr(const std::string &s) {
   bool hasSingle = s.find('\'') != std::string::npos, hasDouble = s.find('"') != std::string::npos;
   char q = hasSingle && !hasDouble ? '"' : '\'';
   std::string out(1, q);
-  for (unsigned char c : s) {
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
     if (c == '\\') out += "\\\\";
     else if (c == q) { out += '\\'; out += char(c); }
     else if (c == '\n') out += "\\n";
     else if (c == '\r') out += "\\r";
     else if (c == '\t') out += "\\t";
     else if (c < 32 || c == 127) out += fmt::format("\\x{:02x}", c);
-    else out += char(c);
+    else if (c < 0x80) out += char(c);
+    else {
+      // CPython's repr keeps printable characters and escapes the rest
+      // (unicode_text.h): '\x85', '\xa0', '\u2028', '\U000e0001'.
+      size_t start = i;
+      char32_t cp = nextCodePoint(s, i);
+      if (isPrintableCodePoint(cp)) out.append(s, start, i - start);
+      else if (cp <= 0xFF) out += fmt::format("\\x{:02x}", uint32_t(cp));
+      else if (cp <= 0xFFFF) out += fmt::format("\\u{:04x}", uint32_t(cp));
+      else out += fmt::format("\\U{:08x}", uint32_t(cp));
+      continue;
+    }
+    ++i;
   }
   return out + q;
 }
