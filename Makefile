@@ -4,7 +4,7 @@ BUILD ?= build
 JOBS  ?= $(shell nproc)
 PREFIX ?= /usr/local
 
-.PHONY: all deps configure build demo test bench fuzz difftest test-sanitize install clean
+.PHONY: all deps configure build demo test bench fuzz fuzz-smoke difftest test-sanitize install clean
 
 all: build
 
@@ -36,6 +36,11 @@ bench: build
 
 fuzz: deps
 	@bash scripts/fuzz.sh
+
+# Every seed and reproducer once, then 15 s per target, sanitized (the
+# regular build's `make test` replays the same inputs unsanitized).
+fuzz-smoke: deps
+	@bash scripts/fuzz.sh --smoke
 
 # A long campaign of the random differential tester (ctest runs seeds 0..44):
 # DIFFTEST_SEEDS=A:B to choose the range.

@@ -62,26 +62,8 @@ OUT=$BUILD/fuzz
 SEEDS=$OUT/seeds
 rm -rf "$SEEDS"
 mkdir -p "$SEEDS" "$OUT/work"
-tfs_sources() {
-  find "$ROOT/tests/golden" "$ROOT/samples" "$ROOT/tests/differential" "$ROOT/tests/autograph" \
-       "$ROOT/tests/bad_input" "$ROOT/tests/programs" -name '*.tfs' -size -64k 2>/dev/null
-}
-for t in "${TARGETS[@]}"; do
-  mkdir -p "$SEEDS/$t"
-  case $t in
-    fuzz_parser|fuzz_interpreter)
-      tfs_sources | while read -r f; do
-        cp "$f" "$SEEDS/$t/$(echo "${f#"$ROOT"/}" | tr / _)"
-      done ;;
-    fuzz_ir_text)
-      for f in "$ROOT"/tests/golden/ir/*.ir; do cp "$f" "$SEEDS/$t/"; done ;;
-    fuzz_saved_model)
-      # Each IR golden's input function as a model with no variables.
-      for f in "$ROOT"/tests/golden/ir/*.ir; do
-        { sed '/^\/\/ EXPECTED/,$d' "$f"; echo "=== variables.txt"; } > "$SEEDS/$t/$(basename "$f")"
-      done ;;
-  esac
-done
+source "$ROOT/scripts/fuzz_seeds.sh"
+for t in "${TARGETS[@]}"; do fuzz_seeds "$ROOT" "$t" "$SEEDS/$t"; done
 # Dictionaries: the fixed words plus every op name of the op table (the IR
 # names are also the tf.* function names).
 for d in tfs ir; do

@@ -84,7 +84,12 @@ private:
     std::unique_lock<std::mutex> lock(b->mu_);
     for (;;) {
       b->cv_.wait(lock, [&] { return b->job_ != nullptr; });
-      (*b->job_)();
+      // Unlocked while the job runs: the waiting thread must be able to
+      // wake at its time limit.
+      const std::function<void()> *job = b->job_;
+      lock.unlock();
+      (*job)();
+      lock.lock();
       b->job_ = nullptr;
       b->cv_.notify_all();
     }
