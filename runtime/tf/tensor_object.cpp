@@ -225,6 +225,10 @@ std::optional<Value> TensorObject::getAttr(Interpreter &in, const std::string &n
     return dtypeValue(dtype());
   }
   if (name == "ndim") return Value::integer(int64_t(shape().rank()));
+  // Every eager tensor lives on the host CPU (TF's full device name); a
+  // graph tensor of a tf.function has no device assigned ('').
+  if ((name == "device" || name == "backing_device") && !numpy)
+    return in.str(symbolic() ? "" : "/job:localhost/replica:0/task:0/device:CPU:0");
   if (name == "size" && numpy) return Value::integer(eager.numElements());
   if (name == "name") {
     if (!symbolic()) raiseTf(in, "AttributeError", "Tensor.name is undefined when eager execution is enabled.");

@@ -175,6 +175,9 @@ std::optional<Value> VariableObject::getAttr(Interpreter &in, const std::string 
   if (attr == "dtype") return dtypeValue(dtype);
   if (attr == "shape") return Value(make<TensorShapeObject>(shape));
   if (attr == "trainable") return Value::boolean(trainable);
+  // A resource variable's handle lives on the host CPU, inside a
+  // tf.function too (TF places the captured handle there).
+  if (attr == "device") return in.str("/job:localhost/replica:0/task:0/device:CPU:0");
   if (attr == "ref" || attr == "experimental_ref") return referenceTo(in, Value(self));
   if (attr == "numpy")
     return in.native("numpy", [self](Interpreter &in, Args, const Kwargs &) -> Value {
