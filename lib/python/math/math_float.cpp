@@ -21,7 +21,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // result from a finite x -> OverflowError.
 void unary(Interpreter &in, ModuleObject &m, const std::string &name, double (*f)(double), bool (*domain)(double)) {
   m.scope->vars[name] = nativeWithSignature(in, name + "(x, /)", [f, domain](Interpreter &in, const Bound &b) {
-    double x = in.toFloat(b["x"]);
+    double x = mathReal(in, b["x"]);
     if (domain && !domain(x)) in.raise("ValueError", "math domain error");
     double r = f(x);
     if (std::isinf(r) && std::isfinite(x)) in.raise("OverflowError", "math range error");
@@ -30,6 +30,17 @@ void unary(Interpreter &in, ModuleObject &m, const std::string &name, double (*f
 }
 
 }  // namespace
+
+double mathReal(Interpreter &in, const Value &v) {
+  if (v.isFloat()) return v.asFloat();
+  if (v.isInt() || v.isBool()) return in.toFloat(v);
+  static const char *const notReal[] = {"str", "bytes", "bytearray", "NoneType", "list", "tuple", "dict",
+                                        "set", "frozenset", "complex", "range", "slice"};
+  std::string type = in.typeName(v);
+  for (const char *t : notReal)
+    if (type == t) in.raise("TypeError", fmt::format("must be real number, not {}", type));
+  return in.toFloat(v);
+}
 
 void addMathFloatFunctions(Interpreter &in, ModuleObject &m) {
   auto &vars = m.scope->vars;
@@ -42,13 +53,13 @@ void addMathFloatFunctions(Interpreter &in, ModuleObject &m) {
   unary(in, m, "lgamma", [](double x) { return std::lgamma(x); },
         [](double x) { return !(x <= 0 && x == std::floor(x)); });
   vars["frexp"] = nativeWithSignature(in, "frexp(x, /)", [](Interpreter &in, const Bound &b) {
-    double x = in.toFloat(b["x"]);
+    double x = mathReal(in, b["x"]);
     int e = 0;
     double mant = std::isfinite(x) && x != 0 ? std::frexp(x, &e) : x;
     return in.tuple({Value::real(mant), Value::integer(e)});
   });
   vars["ldexp"] = nativeWithSignature(in, "ldexp(x, i, /)", [](Interpreter &in, const Bound &b) {
-    double x = in.toFloat(b["x"]);
+    double x = mathReal(in, b["x"]);
     const Value &i = b["i"];
     if (!isIntValue(i)) in.raise("TypeError", "Expected an int as second argument to ldexp.");
     if (x == 0 || !std::isfinite(x)) return Value::real(x);
@@ -62,14 +73,14 @@ void addMathFloatFunctions(Interpreter &in, ModuleObject &m) {
     return Value::real(r);
   });
   vars["modf"] = nativeWithSignature(in, "modf(x, /)", [](Interpreter &in, const Bound &b) {
-    double x = in.toFloat(b["x"]);
+    double x = mathReal(in, b["x"]);
     if (std::isinf(x)) return in.tuple({Value::real(std::copysign(0.0, x)), Value::real(x)});
     double whole;
     double frac = std::modf(x, &whole);
     return in.tuple({Value::real(frac), Value::real(whole)});
   });
   vars["remainder"] = nativeWithSignature(in, "remainder(x, y, /)", [](Interpreter &in, const Bound &b) {
-    double x = in.toFloat(b["x"]), y = in.toFloat(b["y"]);
+    double x = mathReal(in, b["x"]), y = mathReal(in, b["y"]);
     if (std::isnan(x)) return Value::real(x);
     if (std::isnan(y)) return Value::real(y);
     if (std::isinf(x) || y == 0) in.raise("ValueError", "math domain error");
@@ -77,10 +88,10 @@ void addMathFloatFunctions(Interpreter &in, ModuleObject &m) {
     return Value::real(std::remainder(x, y));
   });
   vars["nextafter"] = nativeWithSignature(in, "nextafter(x, y, /)", [](Interpreter &in, const Bound &b) {
-    return Value::real(std::nextafter(in.toFloat(b["x"]), in.toFloat(b["y"])));
+    return Value::real(std::nextafter(mathReal(in, b["x"]), mathReal(in, b["y"])));
   });
   vars["ulp"] = nativeWithSignature(in, "ulp(x, /)", [](Interpreter &in, const Bound &b) {
-    double x = in.toFloat(b["x"]);
+    double x = mathReal(in, b["x"]);
     if (std::isnan(x)) return Value::real(x);
     x = std::fabs(x);
     if (std::isinf(x)) return Value::real(x);
@@ -94,7 +105,7 @@ void addMathFloatFunctions(Interpreter &in, ModuleObject &m) {
     auto p = in.toList(b["p"]), q = in.toList(b["q"]);
     if (p.size() != q.size()) in.raise("ValueError", "both points must have the same number of dimensions");
     std::vector<Value> diffs;
-    for (size_t i = 0; i < p.size(); ++i) diffs.push_back(Value::real(in.toFloat(p[i]) - in.toFloat(q[i])));
+    for (size_t i = 0; i < p.size(); ++i) diffs.push_back(Value::real(mathReal(in, p[i]) - mathReal(in, q[i])));
     return in.call(hypot, diffs);
   });
 }

@@ -112,7 +112,7 @@ void addMathIntegerFunctions(Interpreter &in, ModuleObject &m) {
     def(name, [name, f](Interpreter &in, Args a, const Kwargs &kw) {
       Signature(name + "(x, /)").bind(in, a, kw);
       if (isIntValue(a[0])) return intOf(in, a[0]);
-      return intOf(in, Value::real(f(in.toFloat(a[0]))));
+      return intOf(in, Value::real(f(mathReal(in, a[0]))));
     });
   };
   toIntegral("floor", [](double x) { return std::floor(x); });
@@ -127,7 +127,7 @@ void addMathIntegerFunctions(Interpreter &in, ModuleObject &m) {
         // log(x, base) = log(x) / log(base), each as CPython's loghelper computes it.
         auto logOf = [&](const Value &v) {
           if (isIntValue(v)) return intLog(in, v, f).asFloat();
-          double d = in.toFloat(v);
+          double d = mathReal(in, v);
           if (!(d > 0) && !std::isnan(d)) in.raise("ValueError", "math domain error");
           return f(d);
         };

@@ -12,5 +12,9 @@ void addMathIntegerFunctions(Interpreter &in, ModuleObject &m);
 // frexp, ldexp, modf, remainder, dist, the inverse hyperbolics, ...
 // (math_float.cpp); after hypot, which dist uses.
 void addMathFloatFunctions(Interpreter &in, ModuleObject &m);
+// A math function's float argument, as CPython's PyFloat_AsDouble takes it:
+// numbers and objects with __float__/__index__; text, None and containers
+// are "TypeError: must be real number, not str" (float() would parse '4').
+double mathReal(Interpreter &in, const Value &v);
 
 }  // namespace tfs::runtime
