@@ -23,6 +23,20 @@
 namespace tfs::runtime {
 
 namespace {
+// Values no numeric builtin takes (round('1.5') is a TypeError in CPython,
+// not 2): text, None and the built-in containers.
+bool isPlainContainerOrText(Interpreter &in, const Value &v) {
+  static const char *const types[] = {"str", "bytes", "bytearray", "NoneType", "list", "tuple", "dict", "set",
+                                      "frozenset", "range"};
+  if (v.isInt() || v.isFloat() || v.isBool()) return false;
+  std::string t = in.typeName(v);
+  for (const char *x : types)
+    if (t == x) return true;
+  return false;
+}
+}  // namespace
+
+namespace {
 
 Value kwarg(const Kwargs &kw, const std::string &name, Value dflt = Value()) {
   for (const auto &[k, v] : kw)
@@ -534,6 +548,8 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
   def("round", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     Value nd = a.size() > 1 ? a[1] : kwarg(kw, "ndigits");
     if (isIntValue(a[0])) return roundIntValue(in, a[0], nd);
+    if (isPlainContainerOrText(in, a[0]))
+      in.raise("TypeError", fmt::format("type {} doesn't define __round__ method", in.typeName(a[0])));
     double x;
     // A numpy scalar rounds as numpy does (its __round__).
     if (Object *o = a[0].obj(); o && std::string_view(o->typeName()) == "ndarray")
@@ -547,6 +563,9 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     return roundFloat(in, x, nd);
   });
   def("divmod", [](Interpreter &in, Args a, const Kwargs &) {
+    if (isPlainContainerOrText(in, a[0]) || isPlainContainerOrText(in, a[1]))
+      in.raise("TypeError", fmt::format("unsupported operand type(s) for divmod(): '{}' and '{}'", in.typeName(a[0]),
+                                        in.typeName(a[1])));
     return in.tuple({in.binary(BinOp::FloorDiv, a[0], a[1]), in.binary(BinOp::Mod, a[0], a[1])});
   });
   def("pow", [](Interpreter &in, Args a, const Kwargs &) -> Value {
@@ -554,7 +573,7 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     return in.binary(BinOp::Pow, a[0], a[1]);
   });
   def("chr", [](Interpreter &in, Args a, const Kwargs &) {
-    int64_t c = in.toInt(a[0]);
+    int64_t c = in.toIndex(a[0]);
     if (c < 0 || c > 0x10FFFF) in.raise("ValueError", "chr() arg not in range(0x110000)");
     std::string out;
     uint32_t cp = uint32_t(c);

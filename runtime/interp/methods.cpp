@@ -303,7 +303,7 @@ Value strMethod(Interpreter &in, const std::string &s, const std::string &name, 
       in.raise("MemoryError", "");
   };
   if (name == "ljust" || name == "rjust" || name == "center") {
-    int64_t w = in.toInt(argAt(in, a, 0));
+    int64_t w = in.toIndex(argAt(in, a, 0));
     std::string fill = a.size() > 1 ? arg(1) : " ";
     checkWidth(w, fill.size());
     int64_t len = in.length(in.str(s));
@@ -316,7 +316,7 @@ Value strMethod(Interpreter &in, const std::string &s, const std::string &name, 
     return in.str(rep(left) + s + rep(padn - left));
   }
   if (name == "zfill") {
-    int64_t w = in.toInt(argAt(in, a, 0));
+    int64_t w = in.toIndex(argAt(in, a, 0));
     int64_t len = int64_t(s.size());
     if (w <= len) return in.str(s);
     checkWidth(w, 1);
@@ -417,7 +417,7 @@ Value listMethod(Interpreter &in, ListObject &l, const Value &self, const std::s
   if (name == "append") { checkArgs(in, "list", name, a, 1, 1); v.push_back(a[0]); return Value(); }
   if (name == "extend") { for (auto &x : in.toList(argAt(in, a, 0))) v.push_back(x); return Value(); }
   if (name == "insert") {
-    int64_t i = in.toInt(argAt(in, a, 0)), n = int64_t(v.size());
+    int64_t i = in.toIndex(argAt(in, a, 0)), n = int64_t(v.size());
     if (i < 0) i = std::max<int64_t>(0, i + n);
     v.insert(v.begin() + long(std::min(i, n)), argAt(in, a, 1));
     return Value();

@@ -58,11 +58,17 @@ int64_t normIndex(Interpreter &in, int64_t i, size_t n, const char *what) {
 
 // Python slice indices for a sequence of length n.
 void sliceIndices(Interpreter &in, const SliceObject &s, int64_t n, int64_t &start, int64_t &stop, int64_t &step) {
-  step = s.step.isNone() ? 1 : in.toIndex(s.step);
+  // CPython's _PyEval_SliceIndex wording for values that are no index.
+  auto index = [&](const Value &v) {
+    if (v.isFloat() || v.as<StrObject>() || v.as<BytesObject>() || v.as<ListObject>() || v.as<TupleObject>())
+      in.raise("TypeError", "slice indices must be integers or None or have an __index__ method");
+    return in.toIndex(v);
+  };
+  step = s.step.isNone() ? 1 : index(s.step);
   if (step == 0) in.raise("ValueError", "slice step cannot be zero");
   auto clampIdx = [&](const Value &v, int64_t dflt) {
     if (v.isNone()) return dflt;
-    int64_t i = in.toIndex(v);
+    int64_t i = index(v);
     if (i < 0) i += n;
     if (step > 0) return std::clamp<int64_t>(i, 0, n);
     return std::clamp<int64_t>(i, -1, n - 1);
