@@ -368,7 +368,15 @@ void saveObjectGraph(Interpreter &in, const Value &root, const fs::path &dir) {
   for (size_t i = 0; i < nodes.size(); ++i) {
     for (auto &[name, fn] : functionAttributes(in, nodes[i])) {
       if (!plainField(name)) continue;
-      for (const Ref<ConcreteFunction> &cf : savedTraces(in, fn)) {
+      // A signature that cannot be traced is left out, as saved_model.cpp
+      // leaves it out of the signatures.
+      std::vector<Ref<ConcreteFunction>> traces;
+      try {
+        traces = savedTraces(in, fn);
+      } catch (PyException &) {
+        continue;
+      }
+      for (const Ref<ConcreteFunction> &cf : traces) {
         std::string structure;
         if (!saveableTrace(*cf) || !encodeStructure(in, cf->outputStructure, structure)) continue;
         // Each capture is a variable the trace holds, or a constant tensor.
