@@ -124,7 +124,11 @@ std::vector<std::pair<std::string, Value>> functionAttributes(Interpreter &in, c
   std::vector<std::pair<std::string, Value>> out;
   auto *inst = obj.as<InstanceObject>();
   if (!inst) return out;
+  // Keras models keep their fit/evaluate/predict steps as tf.functions,
+  // which Keras leaves out of a SavedModel.
+  bool keras = in.getAttrOpt(obj, "_tfs_saved_model_functions").has_value();
   auto seen = [&](const std::string &k) {
+    if (keras && (k == "train_function" || k == "test_function" || k == "predict_function")) return true;
     for (auto &[n, f] : out)
       if (n == k) return true;
     return false;
