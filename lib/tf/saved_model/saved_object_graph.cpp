@@ -72,8 +72,14 @@ struct StructureReader {
     if (pos == start || pos >= s.size() || s[pos] != end || pos - start > 9) fail();
     return size_t(std::stoul(std::string(s.substr(start, pos++ - start))));
   }
+  int depth = 0;
   Value read(size_t outputs) {
-    if (pos >= s.size()) fail();
+    // A hostile file must not recurse the reader off its stack.
+    if (pos >= s.size() || ++depth > 64) fail();
+    struct Leave {
+      int &d;
+      ~Leave() { --d; }
+    } leave{depth};
     char c = s[pos++];
     if (c == 'N') return in.tuple({in.str("none")});
     if (c == 'I') {
