@@ -5,6 +5,7 @@
 #include "runtime/tf/concrete_function.h"
 
 #include "runtime/interp/signature.h"
+#include "runtime/tf/function_key.h"
 
 #include <fmt/format.h>
 
@@ -36,6 +37,11 @@ Value signatureOf(Interpreter &in, const Value &v, const std::string &name) {
     for (const Value &x : in.toList(v)) items.push_back(signatureOf(in, x, ""));
     return v.as<ListObject>() ? in.list(items) : in.tuple(items);
   }
+  if (auto *d = v.as<DictObject>()) {
+    auto out = make<DictObject>();
+    for (auto &[k, x] : d->items()) out->set(in, k, signatureOf(in, x, ""));
+    return Value(out);
+  }
   return v;
 }
 
@@ -54,6 +60,16 @@ Value specToTensor(Interpreter &in, const Value &v, std::vector<ir::Shape> &shap
     std::vector<Value> items;
     for (const Value &x : in.toList(v)) items.push_back(specToTensor(in, x, shapes, anySpec));
     return v.as<ListObject>() ? in.list(items) : in.tuple(items);
+  }
+  if (auto *d = v.as<DictObject>()) {
+    // Shapes in nestItems' order, the order the trace's parameters take
+    // (tf.data traces a map over a dict element this way); the stand-in
+    // keeps the caller's key order.
+    auto standIns = make<DictObject>();
+    for (auto &[k, x] : nestItems(*d)) standIns->set(in, k, specToTensor(in, x, shapes, anySpec));
+    auto out = make<DictObject>();
+    for (auto &[k, x] : d->items()) out->set(in, k, *standIns->get(in, k));
+    return Value(out);
   }
   if (!v.obj() || std::string_view(v.obj()->typeName()) != "TensorSpec") return v;
   anySpec = true;

@@ -78,6 +78,11 @@ struct ConcreteFunction : Object, CycleTracked {
   std::string prettySignature(Interpreter &in, bool verbose) const;
 };
 
+// The concrete functions tf.saved_model.save keeps of a tf.function `f`
+// (its input_signature's trace, else every trace so far); none when `f` is
+// not a tf.function.
+std::vector<Ref<ConcreteFunction>> savedTraces(Interpreter &in, const Value &f);
+
 // get_concrete_function's arguments: TensorSpecs become zero tensors and
 // every tensor argument's shape (a spec's own) goes to `shapes`.
 Value specToTensor(Interpreter &in, const Value &v, std::vector<ir::Shape> &shapes, bool &anySpec);

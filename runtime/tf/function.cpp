@@ -739,6 +739,15 @@ TracedSignature traceForExport(Interpreter &in, const Value &f) {
   return sig;
 }
 
+std::vector<Ref<ConcreteFunction>> savedTraces(Interpreter &in, const Value &f) {
+  auto *w = f.as<FunctionWrapper>();
+  if (!w) return {};
+  // TF saves a function with an input_signature by that signature, traced
+  // now if it never was; others by every trace they have.
+  if (w->hasSignature) return {w->concrete(in, w->signatureArgs(), {})};
+  return *w->traces;
+}
+
 Value makeDatasetFunction(Interpreter &in, const Value &f, const Value &signature) {
   Value w = makeFunction(in, f, true, signature);
   w.as<FunctionWrapper>()->graphOnly = true;

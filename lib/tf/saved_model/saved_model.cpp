@@ -5,11 +5,14 @@
 // temporary sibling directory which is fsynced and then atomically swapped
 // with the target (see publishDirectory).
 // Loading parses and verifies the graphs; a corrupted model is a clean
-// error naming the file.
+// error naming the file. The exported object's graph (sub-modules, variables
+// and the traces of its tf.function attributes) is saved beside them and
+// restored onto the loaded object (saved_object_graph.h).
 #include "ir/text.h"
 #include "ir/verifier.h"
 #include "lib/tf/tf_lib.h"
 #include "lib/tf/distribute/distribute_native.h"
+#include "lib/tf/saved_model/saved_object_graph.h"
 #include "runtime/tf/executable.h"
 
 #include <cstdio>
@@ -74,18 +77,6 @@ void publishDirectory(Interpreter &in, const fs::path &tmp, const fs::path &targ
   syncDirectory(parent);
   fs::remove_all(old, ec);
 }
-
-// The object tf.saved_model.load returns: the saved functions as attributes;
-// calling it calls the saved `__call__`, like TF's restored user object.
-struct LoadedObject : ModuleObject {
-  LoadedObject() : ModuleObject("_UserObject") {}
-  const char *typeName() const override { return "_UserObject"; }
-  std::optional<Value> call(Interpreter &in, Args args, const Kwargs &kw) override {
-    auto it = scope->vars.find("__call__");
-    if (it == scope->vars.end()) return std::nullopt;
-    return in.call(it->second, args, kw);
-  }
-};
 
 std::string tensorLine(const std::string &name, const Tensor &t) {
   std::string s = fmt::format("{} {} {}", name, ir::dtypeShortName(t.dtype()), t.rank());
@@ -194,6 +185,9 @@ Value load(Interpreter &in, const std::string &dir) {
     signatures->set(in, in.str(name), Value(lf));
   }
   obj->scope->vars["signatures"] = signatures;
+  // Sub-objects, variables and tf.function attributes (their restored
+  // functions replace the signature functions of the same names).
+  loadObjectGraph(in, root, Value(obj));
   return obj;
 }
 
@@ -201,6 +195,8 @@ Value load(Interpreter &in, const std::string &dir) {
 // then published atomically.
 Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
   auto args = in.bindArgs("save", a, kw, {"obj", "export_dir", "signatures", "options"}, {std::nullopt, std::nullopt, Value(), Value()});
+  callSavedModelHelper(in, "check_options",
+                       {args[3], savedModelHelper(in, "SaveOptions"), in.str("tf.saved_model.SaveOptions")});
   // TF exports trackable objects only (tf.Module, Keras models, ...).
   if (!args[0].as<InstanceObject>())
     in.raise("ValueError", fmt::format("Expected an object of type `Trackable`, such as `tf.Module` or a subclass "
@@ -267,6 +263,7 @@ Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
     }
   }
   writeFileSynced(in, tmp / "variables.txt", vars);
+  saveObjectGraph(in, args[0], tmp);
   syncDirectory(tmp);
   publishDirectory(in, tmp, target);
   return Value();
@@ -282,7 +279,18 @@ void installSavedModel(Interpreter &in, ModuleObject &tf) {
   sm->scope->vars["save"] = in.native("save", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     return writeOnChief(in, [&] { return saveSavedModel(in, a, kw); });
   });
-  sm->scope->vars["load"] = in.native("load", [](Interpreter &in, Args a, const Kwargs &) { return load(in, in.str(a[0])); });
+  sm->scope->vars["load"] = in.native("load", [](Interpreter &in, Args a, const Kwargs &kw) {
+    auto args = in.bindArgs("load", a, kw, {"export_dir", "tags", "options"}, {std::nullopt, Value(), Value()});
+    callSavedModelHelper(in, "check_options",
+                         {args[2], savedModelHelper(in, "LoadOptions"), in.str("tf.saved_model.LoadOptions")});
+    return load(in, in.str(args[0]));
+  });
+  // The option classes are .tfs (_tf_saved_model.tfs), imported on first use
+  // (the prelude imports tensorflow, which is being made here).
+  sm->lazy = [](Interpreter &in, const std::string &name) -> std::optional<Value> {
+    if (name != "SaveOptions" && name != "LoadOptions") return std::nullopt;
+    return savedModelHelper(in, name.c_str());
+  };
 }
 
 }  // namespace tfs::runtime::tf

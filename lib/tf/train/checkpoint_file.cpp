@@ -1,27 +1,27 @@
 // The files of a tfs checkpoint (tf.train.Checkpoint, CheckpointManager,
-// tf.compat.v1.train.Saver) and the variable access their .tfs code needs:
-// the native module `_tf_train_native`.
+// tf.compat.v1.train.Saver, Keras's TF-format save_weights) and the variable
+// access their .tfs code needs: the native module `_tf_train_native`.
 //
 // Note [tfs checkpoint files]
-// A checkpoint at prefix P is two files, named as TensorFlow names them so
-// scripts that list or glob checkpoint files keep working:
-//   P.data-00000-of-00001  "TFS-CKPT-DATA 1\n", the tensors' bytes, then a
-//                          trailer "\nCRC32 xxxxxxxx\n" over what precedes it;
-//   P.index                "TFS-CKPT-INDEX 1\n", one line per tensor
-//                          "key\tdtype\tdims\toffset\tbytes\n" (dims comma
-//                          separated, offset/bytes into the data file's
-//                          payload), "DATA xxxxxxxx\n" (the data file's CRC),
-//                          then the same CRC trailer.
+// A checkpoint at prefix P is TensorFlow's tensor bundle (tensor_bundle.h):
+// P.index and P.data-00000-of-00001, as TF writes them, so scripts that list
+// or glob checkpoint files see TF's names and TF's own readers accept them.
 // Both are written atomically (lib/file_util), data first, so a crash leaves
-// a complete old checkpoint or a complete new one. Reading checks both
-// checksums and every offset before a byte is used: a torn, truncated or
-// edited checkpoint raises DataLossError naming the file, never a crash.
-// String tensors store each element as a u64 length and its bytes. The
-// format is tfs's own; TensorFlow's tensor bundle is not read or written.
+// a complete old checkpoint or a complete new one. Reading checks every
+// block and tensor checksum and every offset before a byte is used: a torn,
+// truncated or edited checkpoint raises DataLossError naming the file, never
+// a crash.
+//
+// Checkpoints written by earlier tfs releases (their own format: a text
+// index "TFS-CKPT-INDEX 1" and a data file with a CRC32 trailer) are still
+// read.
 #include "lib/file_util.h"
 #include "lib/tf/tf_lib.h"
+#include "lib/tf/train/tensor_bundle.h"
 
 #include <cstring>
+#include <map>
+#include <set>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
@@ -33,6 +33,7 @@ namespace tfs::runtime::tf {
 namespace {
 
 namespace fs = std::filesystem;
+namespace bundle = lib::bundle;
 
 constexpr std::string_view kDataMagic = "TFS-CKPT-DATA 1\n";
 constexpr std::string_view kIndexMagic = "TFS-CKPT-INDEX 1\n";
@@ -46,14 +47,11 @@ uint32_t crcOf(std::string_view s) {
   return uint32_t(::crc32(c, reinterpret_cast<const Bytef *>(s.data()), uInt(s.size())));
 }
 
-std::string withTrailer(std::string body) {
-  uint32_t crc = crcOf(body);
-  return body + fmt::format("\nCRC32 {:08x}\n", crc);
-}
-
 [[noreturn]] void dataLoss(Interpreter &in, const std::string &path, const std::string &what) {
   raiseTf(in, "DataLossError", fmt::format("Unable to read checkpoint file {}: {}", path, what));
 }
+
+// --- the format of earlier tfs releases (read only) ---
 
 // The body of a checkpoint file after its magic line, checksum verified.
 std::string readChecked(Interpreter &in, const std::string &path, std::string_view magic) {
@@ -146,20 +144,6 @@ std::string readData(Interpreter &in, const std::string &prefix, const Index &id
   return payload;
 }
 
-void putU64(std::string &out, uint64_t v) { out.append(reinterpret_cast<const char *>(&v), sizeof(v)); }
-
-std::string tensorBytes(const Tensor &t) {
-  if (t.dtype() != DType::String)
-    return std::string(static_cast<const char *>(t.rawData()), size_t(t.numElements()) * ir::dtypeSize(t.dtype()));
-  std::string out;
-  for (int64_t i = 0; i < t.numElements(); ++i) {
-    const std::string &s = t.data<std::string>()[i];
-    putU64(out, s.size());
-    out += s;
-  }
-  return out;
-}
-
 Tensor tensorFromBytes(Interpreter &in, const std::string &path, const Entry &e, std::string_view bytes) {
   int64_t n = 1;
   for (int64_t d : e.dims)
@@ -198,27 +182,119 @@ Tensor valueToSave(Interpreter &in, const Value &v) {
   return t->eager;
 }
 
+// A value to save as a bundle tensor.
+bundle::BundleTensor bundleTensorOf(const std::string &key, const Tensor &t) {
+  bundle::BundleTensor b;
+  b.key = key;
+  b.dtype = t.dtype();
+  b.dims = t.shape();
+  if (t.dtype() == DType::String) {
+    const std::string *strings = t.data<std::string>();
+    b.strings.assign(strings, strings + t.numElements());
+  } else {
+    b.bytes.assign(static_cast<const char *>(t.rawData()), size_t(t.numElements()) * ir::dtypeSize(t.dtype()));
+  }
+  return b;
+}
+
 void writeCheckpoint(Interpreter &in, const std::string &prefix, const std::vector<Value> &keys,
                      const std::vector<Value> &values) {
   if (keys.size() != values.size()) in.raise("ValueError", "write_checkpoint: keys and values differ in length");
-  std::string payload, index(kIndexMagic);
+  std::vector<bundle::BundleTensor> tensors;
+  std::set<std::string> seen;
   for (size_t i = 0; i < keys.size(); ++i) {
     std::string key = in.str(keys[i]);
-    if (key.find_first_of("\t\n") != std::string::npos)
-      in.raise("ValueError", fmt::format("checkpoint key {} contains a tab or newline", in.repr(keys[i])));
-    Tensor t = valueToSave(in, values[i]);
-    std::string bytes = tensorBytes(t);
-    std::string dims;
-    for (size_t d = 0; d < t.shape().size(); ++d) dims += (d ? "," : "") + std::to_string(t.shape()[d]);
-    index += fmt::format("{}\t{}\t{}\t{}\t{}\n", key, ir::dtypeName(t.dtype()), dims, payload.size(), bytes.size());
-    payload += bytes;
+    // "" is the bundle header's key; a key twice would shadow a tensor.
+    if (key.empty() || !seen.insert(key).second)
+      in.raise("ValueError", fmt::format("checkpoint key {} is empty or repeated", in.repr(keys[i])));
+    tensors.push_back(bundleTensorOf(key, valueToSave(in, values[i])));
   }
-  index += fmt::format("DATA {:08x}\n", crcOf(payload));
+  bundle::BundleFiles files = bundle::encodeBundle(std::move(tensors));
   std::error_code ec;
   fs::path parent = fs::path(prefix).parent_path();
   if (!parent.empty()) fs::create_directories(parent, ec);
-  lib::writeFileAtomic(in, dataPath(prefix), withTrailer(std::string(kDataMagic) + payload));
-  lib::writeFileAtomic(in, indexPath(prefix), withTrailer(index));
+  lib::writeFileAtomic(in, dataPath(prefix), files.data);
+  lib::writeFileAtomic(in, indexPath(prefix), files.index);
+}
+
+// A checkpoint opened for reading: a tensor bundle's entries, or the index
+// of a checkpoint in tfs's earlier format.
+struct OpenCheckpoint {
+  std::string prefix;
+  bool legacy = false;
+  Index legacyIndex;
+  std::vector<bundle::BundleEntry> entries;
+  int32_t numShards = 1;
+};
+
+std::string shardPath(const std::string &prefix, int32_t shard, int32_t numShards) {
+  return fmt::format("{}.data-{:05d}-of-{:05d}", prefix, shard, numShards);
+}
+
+OpenCheckpoint openCheckpoint(Interpreter &in, const std::string &prefix) {
+  std::string path = indexPath(prefix);
+  std::error_code ec;
+  if (!fs::exists(path, ec))
+    raiseTf(in, "NotFoundError",
+            fmt::format("Unsuccessful TensorSliceReader constructor: Failed to find any matching files for {}", prefix));
+  OpenCheckpoint ck;
+  ck.prefix = prefix;
+  std::string index = lib::readWholeFile(in, path);
+  if (index.rfind(kIndexMagic, 0) == 0) {
+    ck.legacy = true;
+    ck.legacyIndex = readIndex(in, prefix);
+    return ck;
+  }
+  try {
+    ck.entries = bundle::readBundleIndex(index, ck.numShards);
+  } catch (const bundle::BundleError &e) {
+    raiseTf(in, "DataLossError",
+            fmt::format("Unable to open table file {}: DATA_LOSS: {}: perhaps your file is in a different file format "
+                        "and you need to use a different restore operator?",
+                        path, e.what()));
+  }
+  for (const bundle::BundleEntry &e : ck.entries)
+    if (e.shard < 0 || e.shard >= ck.numShards)
+      dataLoss(in, path, fmt::format("the entry {} names shard {} of {}", e.key, e.shard, ck.numShards));
+  return ck;
+}
+
+// {key: numpy value} of every tensor, every checksum checked.
+Value readAllTensors(Interpreter &in, const OpenCheckpoint &ck) {
+  auto out = make<DictObject>();
+  if (ck.legacy) {
+    std::string payload = readData(in, ck.prefix, ck.legacyIndex);
+    for (const Entry &e : ck.legacyIndex.entries) {
+      if (e.offset > payload.size() || e.bytes > payload.size() - e.offset)
+        dataLoss(in, dataPath(ck.prefix), "an index entry points past the end of the data");
+      Tensor t = tensorFromBytes(in, dataPath(ck.prefix), e, std::string_view(payload).substr(e.offset, e.bytes));
+      out->set(in, in.str(e.key), wrap(t, true));
+    }
+    return Value(out);
+  }
+  std::map<int32_t, std::string> shards;  // read once each, when an entry needs it
+  for (const bundle::BundleEntry &e : ck.entries) {
+    std::string path = shardPath(ck.prefix, e.shard, ck.numShards);
+    if (!shards.count(e.shard)) {
+      std::error_code ec;
+      if (!fs::exists(path, ec)) dataLoss(in, path, "the data file is missing");
+      shards[e.shard] = lib::readWholeFile(in, path);
+    }
+    bundle::BundleTensor b;
+    try {
+      b = bundle::readBundleTensor(e, shards[e.shard]);
+    } catch (const bundle::BundleError &err) {
+      dataLoss(in, path, err.what());
+    }
+    Tensor t = Tensor::empty(b.dtype, b.dims);
+    if (b.dtype == DType::String) {
+      for (size_t i = 0; i < b.strings.size(); ++i) t.data<std::string>()[i] = std::move(b.strings[i]);
+    } else if (!b.bytes.empty()) {
+      std::memcpy(t.rawData(), b.bytes.data(), b.bytes.size());
+    }
+    out->set(in, in.str(e.key), wrap(t, true));
+  }
+  return Value(out);
 }
 
 Value dimsList(Interpreter &in, const std::vector<int64_t> &dims) {
@@ -241,23 +317,15 @@ Value makeTrainNative(Interpreter &in) {
   });
   // {key: numpy value} of the checkpoint at `prefix`, every checksum checked.
   bind("read_checkpoint(prefix)", [](Interpreter &in, const Bound &a) -> Value {
-    std::string prefix = in.str(a["prefix"]);
-    Index idx = readIndex(in, prefix);
-    std::string payload = readData(in, prefix, idx);
-    auto out = make<DictObject>();
-    for (const Entry &e : idx.entries) {
-      if (e.offset > payload.size() || e.bytes > payload.size() - e.offset)
-        dataLoss(in, dataPath(prefix), "an index entry points past the end of the data");
-      Tensor t = tensorFromBytes(in, dataPath(prefix), e, std::string_view(payload).substr(e.offset, e.bytes));
-      out->set(in, in.str(e.key), wrap(t, true));
-    }
-    return Value(out);
+    return readAllTensors(in, openCheckpoint(in, in.str(a["prefix"])));
   });
   // [(key, dims, dtype name)] of the checkpoint at `prefix` (its index only).
   bind("checkpoint_keys(prefix)", [](Interpreter &in, const Bound &a) -> Value {
-    Index idx = readIndex(in, in.str(a["prefix"]));
+    OpenCheckpoint ck = openCheckpoint(in, in.str(a["prefix"]));
     std::vector<Value> out;
-    for (const Entry &e : idx.entries)
+    for (const Entry &e : ck.legacyIndex.entries)
+      out.push_back(in.tuple({in.str(e.key), dimsList(in, e.dims), in.str(ir::dtypeName(e.dtype))}));
+    for (const bundle::BundleEntry &e : ck.entries)
       out.push_back(in.tuple({in.str(e.key), dimsList(in, e.dims), in.str(ir::dtypeName(e.dtype))}));
     return in.list(out);
   });
