@@ -4,6 +4,7 @@
 // division and remainder are numpy's npy_divmod, integer power is repeated
 // squaring. float16 loops compute in float32 and round back, as numpy's do.
 #include "lib/numpy/ufunc.h"
+#include "runtime/interp/complex_object.h"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -397,7 +398,9 @@ std::optional<Binary> binaryOf(BinOp op) {
 }
 
 bool operandOk(const Value &v) {
-  return v.isInt() || v.isFloat() || v.isBool() || v.as<TensorObject>() || v.as<ListObject>() || v.as<TupleObject>();
+  // A Python complex reaches the loops, which name complex arrays as not supported.
+  return v.isInt() || v.isFloat() || v.isBool() || v.as<TensorObject>() || v.as<ListObject>() || v.as<TupleObject>() ||
+         v.as<ComplexObject>();
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // property/staticmethod/classmethod, super, the exception hierarchy.
 #include "runtime/interp/unicode_digits.h"
 #include "runtime/interp/builtins.h"
+#include "runtime/interp/complex_object.h"
 #include "runtime/interp/big_int.h"
 #include "runtime/interp/big_range.h"
 #include "runtime/interp/int_literal.h"
@@ -182,6 +183,7 @@ static Value roundFloat(Interpreter &in, double x, const Value &nd) {
 // pow(base, exp, mod) with CPython's rules: integers only (the arithmetic:
 // intPowMod).
 static Value modularPow(Interpreter &in, const Value &b, const Value &x, const Value &mod) {
+  if (b.as<ComplexObject>() || x.as<ComplexObject>()) in.raise("ValueError", "complex modulo");
   if (!isIntValue(b) || !isIntValue(x) || !isIntValue(mod)) {
     auto isNumber = [&](const Value &v) { return isIntValue(v) || v.isFloat(); };
     if (isNumber(b) && isNumber(x) && isNumber(mod))
@@ -268,11 +270,7 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     Bound b = sig.bind(in, a, kw);
     return newSetFrom(in, b[0], false);
   });
-  // complex numbers: a type to test against (isinstance(x, complex) is False
-  // for every tfs value), not yet one to make.
-  addType("complex", [](Interpreter &in, Args, const Kwargs &) -> Value {
-    in.raise("NotImplementedError", "complex() is not supported by tfs");
-  });
+  addType("complex", constructComplex);  // complex_object.cpp
   addType("frozenset", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     static const Signature sig("frozenset(iterable=(), /)");
     Bound b = sig.bind(in, a, kw);
@@ -534,6 +532,7 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
   def("round", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     Value nd = a.size() > 1 ? a[1] : kwarg(kw, "ndigits");
     if (isIntValue(a[0])) return roundIntValue(in, a[0], nd);
+    if (a[0].as<ComplexObject>()) in.raise("TypeError", "type complex doesn't define __round__ method");
     double x;
     // A numpy scalar rounds as numpy does (its __round__).
     if (Object *o = a[0].obj(); o && std::string_view(o->typeName()) == "ndarray")
@@ -547,6 +546,9 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     return roundFloat(in, x, nd);
   });
   def("divmod", [](Interpreter &in, Args a, const Kwargs &) {
+    if (a[0].as<ComplexObject>() || a[1].as<ComplexObject>())  // complex has no // or %
+      in.raise("TypeError", fmt::format("unsupported operand type(s) for divmod(): '{}' and '{}'", in.typeName(a[0]),
+                                        in.typeName(a[1])));
     return in.tuple({in.binary(BinOp::FloorDiv, a[0], a[1]), in.binary(BinOp::Mod, a[0], a[1])});
   });
   def("pow", [](Interpreter &in, Args a, const Kwargs &) -> Value {

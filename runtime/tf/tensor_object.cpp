@@ -7,6 +7,7 @@
 #include "runtime/tensor/format.h"
 #include "ir/shape_args.h"
 #include "runtime/tf/tf.h"
+#include "runtime/interp/complex_object.h"
 #include "runtime/interp/pyformat.h"
 #include "runtime/tf/tensor_equality.h"
 #include "runtime/interp/signature.h"
@@ -33,6 +34,14 @@ const char *kIterError = "Iterating over a symbolic `tf.Tensor`" TFS_DISALLOWED;
 
 DType numpyPromote(DType a, DType b) {
   if (a == b) return a;
+  if (ir::isComplex(a) || ir::isComplex(b)) {
+    // complex64 holds bool, 8/16-bit ints and float16/32; anything wider needs complex128.
+    auto fits64 = [](DType t) {
+      return t == DType::Complex64 || t == DType::Float32 || t == DType::Float16 || t == DType::Bool ||
+             t == DType::Int8 || t == DType::Int16 || t == DType::UInt8 || t == DType::UInt16;
+    };
+    return fits64(a) && fits64(b) ? DType::Complex64 : DType::Complex128;
+  }
   auto rank = [](DType t) {
     switch (t) {
     case DType::Bool: return 0;
@@ -67,6 +76,10 @@ Value numpyBinary(Interpreter &in, BinOp op, const Value &a, const Value &b) {
     // Python scalars adopt the array's kind (numpy value-based casting).
     if (peer && (v.isInt() || v.isBool()) && !v.isFloat()) return tensorFromPython(in, v, *peer == DType::Bool && !v.isBool() ? DType::Int64 : *peer, true);
     if (peer && v.isFloat() && ir::isFloating(*peer)) return tensorFromPython(in, v, *peer, true);
+    // A Python complex beside a float32/float16/complex64 array stays complex64.
+    if (peer && v.as<ComplexObject>() && (*peer == DType::Float32 || *peer == DType::Float16 || *peer == DType::Complex64))
+      return tensorFromPython(in, v, DType::Complex64, true);
+    if (peer && (v.isFloat() || v.isInt()) && ir::isComplex(*peer)) return tensorFromPython(in, v, *peer, true);
     return tensorFromPython(in, v, std::nullopt, true);
   };
   std::optional<DType> pa, pb;
@@ -79,7 +92,7 @@ Value numpyBinary(Interpreter &in, BinOp op, const Value &a, const Value &b) {
   case BinOp::Add: kind = OpKind::Add; break;
   case BinOp::Sub: kind = OpKind::Sub; break;
   case BinOp::Mul: kind = OpKind::Mul; break;
-  case BinOp::Div: kind = OpKind::Div; if (!ir::isFloating(d)) d = DType::Float64; break;
+  case BinOp::Div: kind = OpKind::Div; if (!ir::isFloating(d) && !ir::isComplex(d)) d = DType::Float64; break;
   case BinOp::FloorDiv: kind = OpKind::FloorDiv; break;
   case BinOp::Mod: kind = OpKind::FloorMod; break;
   case BinOp::Pow: kind = OpKind::Pow; break;
@@ -272,7 +285,8 @@ std::optional<Value> TensorObject::binary(Interpreter &in, BinOp op, const Value
   if (np && ndarrayHooks().binary)
     return reflected ? ndarrayHooks().binary(in, op, other, self) : ndarrayHooks().binary(in, op, self, other);
   if (!np && !(other.isInt() || other.isFloat() || other.isBool() || other.as<TensorObject>() ||
-               other.as<VariableObject>() || other.as<ListObject>() || other.as<TupleObject>()))
+               other.as<VariableObject>() || other.as<ListObject>() || other.as<TupleObject>() ||
+               other.as<ComplexObject>()))
     return std::nullopt;
   return reflected ? tensorBinary(in, op, other, self, np) : tensorBinary(in, op, self, other, np);
 }
