@@ -99,7 +99,8 @@ Tensor divideBy(const Tensor &sum, double count, bool scalar) {
       const T *s = sum.data<T>();
       T *o = out.data<T>();
       for (int64_t i = 0; i < sum.numElements(); ++i) {
-        if constexpr (std::is_same_v<T, float>) o[i] = scalar ? float(double(s[i]) / count) : s[i] / float(count);
+        if constexpr (ir::isComplexType<T>) o[i] = s[i] / typename T::value_type(count);
+        else if constexpr (std::is_same_v<T, float>) o[i] = scalar ? float(double(s[i]) / count) : s[i] / float(count);
         else o[i] = ir::numericCast<double, T>(double(s[i]) / count);
       }
     }

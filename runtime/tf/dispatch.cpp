@@ -139,6 +139,7 @@ std::optional<DType> dtypeArg(Interpreter &in, const Value &v) {
     if (c->name == "int") return DType::Int32;
     if (c->name == "bool") return DType::Bool;
     if (c->name == "str") return DType::String;
+    if (c->name == "complex") return DType::Complex128;
   }
   if (auto *f = v.as<NativeFunction>()) {
     if (auto t = ir::parseDTypeName(f->name)) return t;
@@ -266,10 +267,12 @@ Tensor tensorFromPython(Interpreter &in, const Value &v, std::optional<DType> dt
   if (!anyStr && out == DType::String)
     in.raise("TypeError", fmt::format("Cannot convert {} to EagerTensor of dtype string", in.repr(v)));
   if (anyComplex && !ir::isComplex(out)) {
-    // TF (DataTypeString names): "Cannot convert (1+2j) to EagerTensor of dtype float"; numpy:
-    // complex -> float/int is a TypeError (bool takes the truth value).
+    // TF (DataTypeString names): "Cannot convert (1+2j) to EagerTensor of dtype float"; numpy
+    // converts each element with float()/int(), which refuse complex (bool takes the truth value).
     if (numpyDefaults && out != DType::Bool)
-      in.raise("TypeError", fmt::format("can't convert complex to {}", ir::isInteger(out) ? "int" : "float"));
+      in.raise("TypeError", ir::isInteger(out)
+                                ? "int() argument must be a string, a bytes-like object or a real number, not 'complex'"
+                                : "float() argument must be a string or a real number, not 'complex'");
     if (!numpyDefaults)
       in.raise("TypeError", fmt::format("Cannot convert {} to EagerTensor of dtype {}", in.repr(v), ir::dtypeTfTypeName(out)));
   }
@@ -296,7 +299,8 @@ Tensor tensorFromPython(Interpreter &in, const Value &v, std::optional<DType> dt
     case DType::Int64: t.data<int64_t>()[i] = toInt64(x); break;
     case DType::Bool: t.data<bool>()[i] = in.truth(x); break;
     case DType::Complex64: case DType::Complex128: {
-      std::complex<double> z = complexOperand(in, x).value_or(std::complex<double>(in.toFloat(x), 0.0));
+      std::optional<std::complex<double>> c = complexOperand(in, x);
+      std::complex<double> z = c ? *c : std::complex<double>(in.toFloat(x), 0.0);
       if (out == DType::Complex64) t.data<ir::complex64>()[i] = ir::complex64(float(z.real()), float(z.imag()));
       else t.data<ir::complex128>()[i] = z;
       break;

@@ -122,6 +122,15 @@ OpKind cmpKind(CmpOp op) {
 }
 
 std::string shapeDims(const ir::Shape &s) { return s.tfString(); }
+
+// float()/int() of a complex element: numpy keeps the real part with a
+// ComplexWarning (TF's tensors go through numpy); tfs has no warning to
+// give, so it refuses rather than drop the imaginary part silently.
+void rejectComplexToReal(Interpreter &in, DType t, const char *to) {
+  if (ir::isComplex(t))
+    in.raise("NotImplementedError", fmt::format("{}() of a complex tensor or array (numpy's ComplexWarning cast) is "
+                                                "not supported by tfs; use .real", to));
+}
 }  // namespace
 
 Value tensorBinary(Interpreter &in, BinOp op, const Value &a, const Value &b, bool numpyResult) {
@@ -218,6 +227,19 @@ std::optional<Value> TensorObject::getAttr(Interpreter &in, const std::string &n
   if (name == "_keras_mask") return kerasMask.isNone() ? std::nullopt : std::optional<Value>(kerasMask);
   if (name == "_keras_logits") return kerasLogits.isNone() ? std::nullopt : std::optional<Value>(kerasLogits);
   if (name == "_metric_obj") return kerasMetric.isNone() ? std::nullopt : std::optional<Value>(kerasMetric);
+  // complex(t) of a one-element tensor or array (EagerTensor's and numpy's __complex__).
+  if (name == "__complex__" && !symbolic() && eager.numElements() == 1 && eager.dtype() != DType::String)
+    return in.native(name, [self](Interpreter &in, Args, const Kwargs &) -> Value {
+      if (self->eager.dtype() == DType::Complex64) {
+        ir::complex64 z = self->eager.data<ir::complex64>()[0];
+        return complexValue(z.real(), z.imag());
+      }
+      if (self->eager.dtype() == DType::Complex128) {
+        ir::complex128 z = self->eager.data<ir::complex128>()[0];
+        return complexValue(z.real(), z.imag());
+      }
+      return complexValue(self->eager.elementAsDouble(0), 0.0);
+    });
   if (numpy && ndarrayHooks().getAttr) return ndarrayHooks().getAttr(in, *this, name);
   // Python's abs(t) (tf.abs; numpy's absolute for ndarrays).
   if (name == "__abs__")
@@ -490,6 +512,7 @@ std::optional<std::string> TensorObject::str(Interpreter &in) {
 std::optional<std::string> TensorObject::format(Interpreter &in, const std::string &spec) {
   if (spec.empty()) return str(in);
   if (!symbolic() && eager.numElements() == 1) {
+    if (ir::isComplex(dtype())) return in.format(in.call(*getAttr(in, "__complex__"), {}), spec);
     Value v = ir::isFloating(dtype()) ? Value::real(eager.elementAsDouble(0)) : Value::integer(eager.elementAsInt(0));
     return in.format(v, spec);
   }
@@ -499,6 +522,7 @@ std::optional<std::string> TensorObject::format(Interpreter &in, const std::stri
 std::optional<int64_t> TensorObject::toInt(Interpreter &in) {
   if (symbolic()) raiseTf(in, "TypeError", "int() argument must be a string, a bytes-like object or a real number, not 'Tensor'");
   if (eager.numElements() != 1) in.raise("TypeError", "only length-1 arrays can be converted to Python scalars");
+  rejectComplexToReal(in, dtype(), "int");
   if (ir::isFloating(dtype())) return int64_t(eager.elementAsDouble(0));
   return eager.elementAsInt(0);
 }
@@ -506,6 +530,7 @@ std::optional<int64_t> TensorObject::toInt(Interpreter &in) {
 std::optional<double> TensorObject::toFloat(Interpreter &in) {
   if (symbolic()) raiseTf(in, "TypeError", "float() argument must be a string or a real number, not 'Tensor'");
   if (eager.numElements() != 1) in.raise("TypeError", "only length-1 arrays can be converted to Python scalars");
+  rejectComplexToReal(in, eager.dtype(), "float");
   return eager.elementAsDouble(0);
 }
 
@@ -515,6 +540,10 @@ std::optional<int64_t> TensorObject::hash(Interpreter &in) {
   if (numpy && !zeroDimArray && !symbolic() && eager.rank() == 0 && eager.dtype() != DType::String) {
     if (eager.dtype() == DType::Bool) return in.hash(Value::boolean(eager.data<bool>()[0]));
     if (ir::isFloating(eager.dtype())) return in.hash(Value::real(eager.elementAsDouble(0)));
+    if (ir::isComplex(eager.dtype())) {
+      Value z = in.call(*getAttr(in, "__complex__"), {});
+      return in.hash(z);
+    }
     if (ir::isInteger(eager.dtype()) && !(eager.dtype() == DType::UInt64 && eager.data<uint64_t>()[0] > uint64_t(INT64_MAX)))
       return in.hash(Value::integer(eager.elementAsInt(0)));
   }
