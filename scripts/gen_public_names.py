@@ -31,7 +31,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # object's name (os.path is posixpath) and how scripts spell it.
 PYTHON_MODULES = [
     ("__future__", "__future__"), ("argparse", "argparse"), ("cmath", "cmath"), ("collections", "collections"),
-    ("contextlib", "contextlib"), ("copy", "copy"), ("csv", "csv"), ("dataclasses", "dataclasses"),
+    ("contextlib", "contextlib"), ("copy", "copy"), ("csv", "csv"), ("dataclasses", "dataclasses"), ("enum", "enum"),
     ("datetime", "datetime"), ("fnmatch", "fnmatch"), ("functools", "functools"), ("glob", "glob"),
     ("gzip", "gzip"), ("hashlib", "hashlib"), ("io", "io"), ("itertools", "itertools"), ("json", "json"),
     ("logging", "logging"), ("math", "math"), ("operator", "operator"), ("os", "os"), ("posixpath", "os.path"),
