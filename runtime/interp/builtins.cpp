@@ -589,6 +589,7 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     return Value::boolean(c);
   });
   installFrameBuiltins(in, b);  // locals, globals, vars, dir (frame_names.cpp)
+  installExecEval(in, b);  // exec_eval.cpp
   def("exit", [](Interpreter &in, Args a, const Kwargs &) -> Value { in.raise("SystemExit", a.empty() ? "" : in.str(a[0])); });
 }
 
