@@ -254,6 +254,13 @@ Value scalarOrArray(Tensor t) { return t.rank() == 0 ? wrap(std::move(t), true) 
 
 Tensor cast(const Tensor &t, DType d) {
   if (t.dtype() == d) return t;
+  // numpy drops the imaginary part with a ComplexWarning; tfs has no warning
+  // to give, and most callers here compute in a real type: refuse instead of
+  // a silently real result (np.real / .real take the real part).
+  if (ir::isComplex(t.dtype()) && !ir::isComplex(d) && d != DType::Bool)
+    throw ir::OpError{"NotImplementedError",
+                      fmt::format("this numpy operation on a {} array (a cast to {} that drops the imaginary part) is "
+                                  "not supported by tfs", numpyDTypeName(t.dtype()), numpyDTypeName(d))};
   return runKernel(ir::OpKind::Cast, std::vector<Tensor>{t}, ir::Attrs{{"dtype", d}})[0];
 }
 
