@@ -30,14 +30,14 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # tfs's stdlib modules (lib/python) whose names are listed, by the module
 # object's name (os.path is posixpath) and how scripts spell it.
 PYTHON_MODULES = [
-    ("__future__", "__future__"), ("argparse", "argparse"), ("collections", "collections"),
-    ("contextlib", "contextlib"), ("copy", "copy"), ("csv", "csv"), ("dataclasses", "dataclasses"),
+    ("__future__", "__future__"), ("argparse", "argparse"), ("cmath", "cmath"), ("collections", "collections"),
+    ("contextlib", "contextlib"), ("copy", "copy"), ("csv", "csv"), ("dataclasses", "dataclasses"), ("enum", "enum"),
     ("datetime", "datetime"), ("fnmatch", "fnmatch"), ("functools", "functools"), ("glob", "glob"),
     ("gzip", "gzip"), ("hashlib", "hashlib"), ("io", "io"), ("itertools", "itertools"), ("json", "json"),
     ("logging", "logging"), ("math", "math"), ("operator", "operator"), ("os", "os"), ("posixpath", "os.path"),
     ("pathlib", "pathlib"), ("pickle", "pickle"), ("random", "random"), ("re", "re"), ("shutil", "shutil"),
     ("string", "string"), ("struct", "struct"), ("sys", "sys"), ("tarfile", "tarfile"),
-    ("tempfile", "tempfile"), ("time", "time"), ("timeit", "timeit"), ("traceback", "traceback"),
+    ("tempfile", "tempfile"), ("textwrap", "textwrap"), ("time", "time"), ("timeit", "timeit"), ("traceback", "traceback"),
     ("typing", "typing"), ("zipfile", "zipfile"), ("zlib", "zlib"),
 ]
 NUMPY_MODULES = [("numpy", "np"), ("numpy.linalg", "np.linalg"), ("numpy.random", "np.random"),

@@ -37,8 +37,10 @@ namespace {
 // Is `v` a constant whose every element equals `x` (numeric/bool dtypes)?
 bool isSplatOf(const Value *v, double x) {
   const DenseElements *d = constValueOf(v);
-  if (!d || d->dtype() == DType::String || d->numElements() == 0 ||
-      !d->isSplat())
+  // Complex constants never match: doubleAt reads only the real part, and
+  // x * (1+1j) is not x.
+  if (!d || d->dtype() == DType::String || isComplex(d->dtype()) ||
+      d->numElements() == 0 || !d->isSplat())
     return false;
   return d->doubleAt(0) == x;
 }

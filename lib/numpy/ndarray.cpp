@@ -90,6 +90,12 @@ DType minScalarType(const Tensor &t, bool &smallUnsigned) {
     if (v > -3.4e38 && v < 3.4e38) return DType::Float32;
     return DType::Float64;
   }
+  if (ir::isComplex(d)) {  // complex64 when both parts are in float32's range
+    std::complex<double> z = d == DType::Complex64 ? std::complex<double>(t.data<ir::complex64>()[0])
+                                                   : t.data<ir::complex128>()[0];
+    auto fits = [](double v) { return !std::isfinite(v) || (v > -3.4e38 && v < 3.4e38); };
+    return fits(z.real()) && fits(z.imag()) ? DType::Complex64 : DType::Complex128;
+  }
   return d;
 }
 }  // namespace
@@ -97,6 +103,14 @@ DType minScalarType(const Tensor &t, bool &smallUnsigned) {
 DType promoteTypes(DType a, DType b) {
   if (a == b) return a;
   if (a == DType::String || b == DType::String) return DType::String;
+  if (ir::isComplex(a) || ir::isComplex(b)) {
+    // complex64 holds bool, 8/16-bit ints and float16/32 exactly; wider needs complex128.
+    auto fits64 = [](DType t) {
+      return t == DType::Complex64 || t == DType::Float32 || t == DType::Float16 || t == DType::Bool ||
+             t == DType::Int8 || t == DType::Int16 || t == DType::UInt8 || t == DType::UInt16;
+    };
+    return fits64(a) && fits64(b) ? DType::Complex64 : DType::Complex128;
+  }
   for (DType t : kPromotionOrder)
     if (canCastSafely(a, t) && canCastSafely(b, t)) return t;
   return DType::Float64;
@@ -128,7 +142,8 @@ DType resultType(Interpreter &in, const std::vector<Value> &operands) {
     first = false;
   };
   if (arrayKind < 0 || scalarKind > arrayKind) {
-    for (const auto &o : ops) join(o.dtype);
+    bool unused = false;  // a Python complex beside arrays counts by its value (float32 * 1j is complex64)
+    for (const auto &o : ops) join(o.scalar && ir::isComplex(o.dtype) && arrayKind >= 0 ? minScalarType(o.value, unused) : o.dtype);
     return first ? DType::Float64 : base;
   }
   for (const auto &o : ops)
@@ -189,6 +204,12 @@ Tensor asTensor(Interpreter &in, const Value &v, std::optional<DType> dtype) {
     if (dtype && *dtype != DType::String) {
       // Python floats into an int array truncate (numpy's unsafe cast).
       Tensor inferred = tensorFromPython(in, v, std::nullopt, true);
+      // Python complex numbers into a real array: numpy converts each with
+      // float() / int(), which refuse them.
+      if (ir::isComplex(inferred.dtype()) && !ir::isComplex(*dtype) && *dtype != DType::Bool)
+        in.raise("TypeError", ir::isInteger(*dtype)
+                                  ? "int() argument must be a string, a bytes-like object or a real number, not 'complex'"
+                                  : "float() argument must be a string or a real number, not 'complex'");
       return inferred.dtype() == *dtype ? inferred : cast(inferred, *dtype);
     }
     t = tensorFromPython(in, v, dtype, true);
@@ -217,6 +238,7 @@ std::optional<DType> dtypeParam(Interpreter &in, const Value &v) {
     if (c->name == "float") return DType::Float64;
     if (c->name == "int") return DType::Int64;
     if (c->name == "bool") return DType::Bool;
+    if (c->name == "complex") return DType::Complex128;
     if (c->name == "str" || c->name == "bytes") return DType::String;
   }
   return dtypeArg(in, v);
@@ -232,6 +254,13 @@ Value scalarOrArray(Tensor t) { return t.rank() == 0 ? wrap(std::move(t), true) 
 
 Tensor cast(const Tensor &t, DType d) {
   if (t.dtype() == d) return t;
+  // numpy drops the imaginary part with a ComplexWarning; tfs has no warning
+  // to give, and most callers here compute in a real type: refuse instead of
+  // a silently real result (np.real / .real take the real part).
+  if (ir::isComplex(t.dtype()) && !ir::isComplex(d) && d != DType::Bool)
+    throw ir::OpError{"NotImplementedError",
+                      fmt::format("this numpy operation on a {} array (a cast to {} that drops the imaginary part) is "
+                                  "not supported by tfs", numpyDTypeName(t.dtype()), numpyDTypeName(d))};
   return runKernel(ir::OpKind::Cast, std::vector<Tensor>{t}, ir::Attrs{{"dtype", d}})[0];
 }
 

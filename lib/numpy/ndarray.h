@@ -41,6 +41,8 @@ template <class F> decltype(auto) visitElementType(DType d, F &&f) {
   case DType::Float16: return f(ir::half{});
   case DType::Float32: return f(float{});
   case DType::Float64: return f(double{});
+  case DType::Complex64: return f(ir::complex64{});
+  case DType::Complex128: return f(ir::complex128{});
   case DType::String: break;
   default: break;  // dtypes tfs's numpy lacks never reach arrays (requireNumpyDType)
   }

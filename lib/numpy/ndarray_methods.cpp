@@ -124,7 +124,10 @@ std::vector<MethodDef> ownMethods() {
                  Value f = nativeWithSignature(in, clip->signature, clip->fn);
                  return in.call(f, std::vector<Value>{Value(Ref<Object>(&a)), b["min"], b["max"], b["out"]});
                }});
-  m.push_back({"conj()", [](Interpreter &, TensorObject &a, const Bound &) { return Value(Ref<Object>(&a)); }});
+  m.push_back({"conj()", [](Interpreter &, TensorObject &a, const Bound &) {
+                 if (ir::isComplex(a.eager.dtype())) return newArray(runKernel(ir::OpKind::Conj, std::vector<Tensor>{a.eager}, {})[0]);
+                 return Value(Ref<Object>(&a));
+               }});
   m.push_back({"view(dtype=!None, type=!None)",
                [](Interpreter &in, TensorObject &a, const Bound &) {
                  Layout l = layoutOf(a);
@@ -181,7 +184,12 @@ std::optional<Value> ndarrayAttribute(Interpreter &in, TensorObject &a, const st
   if (name == "itemsize") return Value::integer(int64_t(t.dtype() == DType::String ? 0 : ir::dtypeSize(t.dtype())));
   if (name == "nbytes") return Value::integer(t.dtype() == DType::String ? 0 : int64_t(t.byteSize()));
   if (name == "T") return transposeArray(in, Value(self), Value());
-  if (name == "real") return Value(self);
+  // The parts of a complex array (copies; numpy's are views); a real array
+  // is its own real part and has zero imaginary parts.
+  if (name == "real") return ir::isComplex(t.dtype()) ? newArray(runKernel(ir::OpKind::Real, std::vector<Tensor>{t}, {})[0]) : Value(self);
+  if (name == "imag" && t.dtype() != DType::String)
+    return ir::isComplex(t.dtype()) ? newArray(runKernel(ir::OpKind::Imag, std::vector<Tensor>{t}, {})[0])
+                                    : newArray(runKernel(ir::OpKind::ZerosLike, std::vector<Tensor>{t}, {})[0]);
   if (name == "flat") return newArray(t.reshaped({t.numElements()}));
   if (name == "base") return a.view ? Value(a.view->base) : Value();
   if (name == "__abs__")

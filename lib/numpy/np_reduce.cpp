@@ -99,7 +99,13 @@ Tensor divideBy(const Tensor &sum, double count, bool scalar) {
       const T *s = sum.data<T>();
       T *o = out.data<T>();
       for (int64_t i = 0; i < sum.numElements(); ++i) {
-        if constexpr (std::is_same_v<T, float>) o[i] = scalar ? float(double(s[i]) / count) : s[i] / float(count);
+        if constexpr (ir::isComplexType<T>) {
+          // numpy's complex true_divide by (count + 0j): scaled by the reciprocal.
+          using R = typename T::value_type;
+          R rat = R(0) / R(count), scl = R(1) / (R(count) + R(0) * rat);
+          o[i] = T((s[i].real() + s[i].imag() * rat) * scl, (s[i].imag() - s[i].real() * rat) * scl);
+        }
+        else if constexpr (std::is_same_v<T, float>) o[i] = scalar ? float(double(s[i]) / count) : s[i] / float(count);
         else o[i] = ir::numericCast<double, T>(double(s[i]) / count);
       }
     }
@@ -113,7 +119,7 @@ DType meanDType(Interpreter &in, DType d, std::optional<DType> requested) {
   if (requested) return *requested;
   if (d == DType::String) in.raise("TypeError", "cannot perform reduce with flexible type");
   if (d == DType::Float16) return DType::Float32;
-  return ir::isFloating(d) ? d : DType::Float64;
+  return ir::isFloating(d) || ir::isComplex(d) ? d : DType::Float64;
 }
 
 Value mean(Interpreter &in, const Bound &a) {

@@ -18,8 +18,19 @@ namespace tfs::runtime::tf::numpy {
 namespace {
 
 template <class T> bool lessThan(const T &a, const T &b) {
-  if constexpr (std::is_floating_point_v<T>) return a < b || (b != b && a == a);
-  else return a < b;
+  if constexpr (std::is_floating_point_v<T>) {
+    return a < b || (b != b && a == a);
+  } else if constexpr (ir::isComplexType<T>) {
+    // numpy's nan-aware complex order (npysort's CLT): by real part, then
+    // imaginary part, NaNs last.
+    auto ar = a.real(), ai = a.imag(), br = b.real(), bi = b.imag();
+    if (ar < br) return ai == ai || bi != bi;
+    if (ar > br) return bi != bi && ai == ai;
+    if (ar == br || (ar != ar && br != br)) return ai < bi || (bi != bi && ai == ai);
+    return br != br;
+  } else {
+    return a < b;
+  }
 }
 
 template <class T> void argHeapsort(const T *v, int64_t *tosort, int64_t n) {

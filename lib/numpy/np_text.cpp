@@ -351,6 +351,7 @@ Value genfromtxt(Interpreter &in, const Bound &b) {
 Value savetxt(Interpreter &in, const Bound &b) {
   Tensor x = asTensor(in, b["X"]);
   if (x.dtype() == DType::String) in.raise("NotImplementedError", "np.savetxt of string arrays is not supported by tfs");
+  if (ir::isComplex(x.dtype())) in.raise("NotImplementedError", "np.savetxt of complex arrays is not supported by tfs");
   if (x.rank() == 0 || x.rank() > 2)
     in.raise("ValueError", fmt::format("Expected 1D or 2D array, got {}D array instead", x.rank()));
   int64_t rows = x.shape()[0], cols = x.rank() == 2 ? x.shape()[1] : 1;

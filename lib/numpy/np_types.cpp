@@ -188,6 +188,10 @@ void installTypes(Interpreter &in, ModuleObject &np) {
   alias("uintp", DType::UInt64);
   alias("ulonglong", DType::UInt64);
   alias("half", DType::Float16);
+  alias("complex_", DType::Complex128);
+  alias("cfloat", DType::Complex128);
+  alias("cdouble", DType::Complex128);
+  alias("csingle", DType::Complex64);
   vars["str_"] = Value(strType(in));
   vars["object_"] = Value(objectType(in));
   for (const char *n : {"generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact", "floating",

@@ -50,12 +50,14 @@ template <class T> T combine(ReduceOp op, T acc, T v) {
     switch (op) {
     case ReduceOp::Sum: return T(acc + v);
     case ReduceOp::Prod: return T(acc * v);
-    case ReduceOp::Max:
-      if (isNan(acc) || isNan(v)) return isNan(acc) ? acc : v;
-      return acc >= v ? acc : v;
-    case ReduceOp::Min:
-      if (isNan(acc) || isNan(v)) return isNan(acc) ? acc : v;
-      return acc <= v ? acc : v;
+    case ReduceOp::Max: case ReduceOp::Min:
+      if constexpr (ir::isComplexType<T>) {
+        return acc;  // refused up front (reduceArray): complex arrays have no max/min here
+      } else {
+        if (isNan(acc) || isNan(v)) return isNan(acc) ? acc : v;
+        if (op == ReduceOp::Max) return acc >= v ? acc : v;
+        return acc <= v ? acc : v;
+      }
     case ReduceOp::All: return T(acc != T(0) && v != T(0));
     case ReduceOp::Any: return T(acc != T(0) || v != T(0));
     }
@@ -118,6 +120,8 @@ void walk(const T *x, T *out, const std::vector<Loop> &loops, ReduceOp op) {
 
 Tensor reduceArray(const Tensor &x, const std::vector<bool> &mask, ReduceOp op, const Shape &memStrides,
                    bool keepdims, std::optional<double> initial) {
+  if (ir::isComplex(x.dtype()) && (op == ReduceOp::Max || op == ReduceOp::Min))
+    throw ir::OpError{"NotImplementedError", "max/min of complex arrays (numpy's lexicographic order) is not supported by tfs"};
   const Shape &shape = x.shape();
   size_t rank = shape.size();
   // 1. Axes in memory order: largest stride outermost (stable: C order on ties).

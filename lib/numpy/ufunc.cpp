@@ -4,6 +4,7 @@
 // division and remainder are numpy's npy_divmod, integer power is repeated
 // squaring. float16 loops compute in float32 and round back, as numpy's do.
 #include "lib/numpy/ufunc.h"
+#include "runtime/interp/complex_object.h"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -289,6 +290,7 @@ Tensor applyUnary(Interpreter &in, Unary u, const Value &xv, std::optional<DType
   const char *name = ufuncName(u);
   if (x.dtype() == DType::String) noLoopForStrings(in, name);
   DType t = x.dtype();
+  if (ir::isComplex(t) && !dtype) return complexUnary(in, u, x);
   if (isFloatFunction(u)) t = smallestFloatFor(t);
   if (u == Unary::Negative && t == DType::Bool)
     in.raise("TypeError", "The numpy boolean negative, the `-` operator, is not supported, use the `~` operator or "
@@ -329,6 +331,8 @@ Tensor applyBinary(Interpreter &in, Binary b, const Value &xv, const Value &yv, 
     return map2<std::string, bool>(xs, ys, DType::Bool,
                                    [b](const std::string &p, const std::string &q) { return comparison(b, p, q); });
   }
+  if (ir::isComplex(t) || ir::isComplex(x.dtype()) || ir::isComplex(y.dtype()))
+    return complexBinary(in, b, x, y, ir::isComplex(t) ? t : DType::Complex128, shape);
   if (t == DType::Bool && !dtype) {
     if (b == Binary::Subtract)
       in.raise("TypeError", "numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
@@ -397,7 +401,9 @@ std::optional<Binary> binaryOf(BinOp op) {
 }
 
 bool operandOk(const Value &v) {
-  return v.isInt() || v.isFloat() || v.isBool() || v.as<TensorObject>() || v.as<ListObject>() || v.as<TupleObject>();
+  // A Python complex reaches the loops, which name complex arrays as not supported.
+  return v.isInt() || v.isFloat() || v.isBool() || v.as<TensorObject>() || v.as<ListObject>() || v.as<TupleObject>() ||
+         v.as<ComplexObject>();
 }
 
 }  // namespace

@@ -29,6 +29,10 @@ const char *ufuncName(Binary b);
 Tensor applyUnary(Interpreter &in, Unary u, const Value &x, std::optional<DType> dtype = std::nullopt);
 Tensor applyBinary(Interpreter &in, Binary b, const Value &x, const Value &y,
                    std::optional<DType> dtype = std::nullopt);
+// The complex loops (ufunc_complex.cpp): x and y cast to complex dtype t and
+// broadcast to `shape`; NotImplementedError for a ufunc without one.
+Tensor complexBinary(Interpreter &in, Binary b, const Tensor &x, const Tensor &y, DType t, const Shape &shape);
+Tensor complexUnary(Interpreter &in, Unary u, const Tensor &x);
 
 // ndarray operators (the engine's hooks): `a + b`, `a < b`, `-a`, `a += b`.
 std::optional<Value> ndarrayBinaryOp(Interpreter &in, BinOp op, const Value &a, const Value &b);

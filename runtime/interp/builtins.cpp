@@ -3,6 +3,7 @@
 // property/staticmethod/classmethod, super, the exception hierarchy.
 #include "runtime/interp/unicode_digits.h"
 #include "runtime/interp/builtins.h"
+#include "runtime/interp/complex_object.h"
 #include "runtime/interp/big_int.h"
 #include "runtime/interp/big_range.h"
 #include "runtime/interp/int_literal.h"
@@ -23,11 +24,11 @@
 namespace tfs::runtime {
 
 namespace {
-// Values no numeric builtin takes (round('1.5') is a TypeError in CPython,
-// not 2): text, None and the built-in containers.
+// Values round()/divmod() do not take (round('1.5') is a TypeError in
+// CPython, not 2): text, None, the built-in containers, complex numbers.
 bool isPlainContainerOrText(Interpreter &in, const Value &v) {
   static const char *const types[] = {"str", "bytes", "bytearray", "NoneType", "list", "tuple", "dict", "set",
-                                      "frozenset", "range"};
+                                      "frozenset", "range", "complex"};
   if (v.isInt() || v.isFloat() || v.isBool()) return false;
   std::string t = in.typeName(v);
   for (const char *x : types)
@@ -196,6 +197,7 @@ static Value roundFloat(Interpreter &in, double x, const Value &nd) {
 // pow(base, exp, mod) with CPython's rules: integers only (the arithmetic:
 // intPowMod).
 static Value modularPow(Interpreter &in, const Value &b, const Value &x, const Value &mod) {
+  if (b.as<ComplexObject>() || x.as<ComplexObject>()) in.raise("ValueError", "complex modulo");
   if (!isIntValue(b) || !isIntValue(x) || !isIntValue(mod)) {
     auto isNumber = [&](const Value &v) { return isIntValue(v) || v.isFloat(); };
     if (isNumber(b) && isNumber(x) && isNumber(mod))
@@ -282,11 +284,7 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     Bound b = sig.bind(in, a, kw);
     return newSetFrom(in, b[0], false);
   });
-  // complex numbers: a type to test against (isinstance(x, complex) is False
-  // for every tfs value), not yet one to make.
-  addType("complex", [](Interpreter &in, Args, const Kwargs &) -> Value {
-    in.raise("NotImplementedError", "complex() is not supported by tfs");
-  });
+  addType("complex", constructComplex);  // complex_object.cpp
   addType("frozenset", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     static const Signature sig("frozenset(iterable=(), /)");
     Bound b = sig.bind(in, a, kw);
@@ -606,6 +604,7 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     return Value::boolean(c);
   });
   installFrameBuiltins(in, b);  // locals, globals, vars, dir (frame_names.cpp)
+  installExecEval(in, b);  // exec_eval.cpp
   def("exit", [](Interpreter &in, Args a, const Kwargs &) -> Value { in.raise("SystemExit", a.empty() ? "" : in.str(a[0])); });
 }
 

@@ -24,6 +24,12 @@ Value instanceDict(Interpreter &in, const Value &instance);
 // A live dict view of a scope's names: globals(), module.__dict__, locals()
 // in a class body (name_dict.cpp).
 Value scopeDict(Interpreter &in, Ref<Scope> scope);
+// The scope behind a scopeDict() view; null for anything else.
+Ref<Scope> scopeOfDict(const Value &v);
+// exec/eval of a source string in these namespaces (dicts or scopeDict
+// views; None: a new dict / the globals), exec_eval.cpp.
+Value runSourceString(Interpreter &in, bool isEval, const Value &source, const Value &globals, const Value &locals);
+void installExecEval(Interpreter &in, Scope &builtins);
 // The (key, value) pairs of a mapping (a dict, a dict subclass, anything
 // with keys() and [] like CPython's dict(m)); nullopt for a non-mapping.
 std::optional<std::vector<std::pair<Value, Value>>> mappingItems(Interpreter &in, const Value &v);

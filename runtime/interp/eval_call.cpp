@@ -116,6 +116,19 @@ Value Evaluator::evalCall(const Call &c) {
     in.span_ = c.span;
     return in.call(fn, {}, {});
   }
+  // exec(code) / eval(expr) without namespaces run in this frame's globals()
+  // and locals() (exec_eval.cpp).
+  if (auto *n = llvm::dyn_cast<Name>(c.func.get()); n && n->id.size() == 4 && c.args.size() == 1 &&
+      c.keywords.empty() && (n->id == "exec" || n->id == "eval") && c.args[0]->kind != ExprKind::Starred) [[unlikely]] {
+    Value fn = eval(*n);
+    if (fn.is(in.builtin(n->id))) {
+      Value source = eval(*c.args[0]);
+      in.span_ = c.span;
+      Value g = scopeDict(in, f.globals);
+      Value l = f.locals.get() == f.globals.get() ? g : localsValue();
+      return runSourceString(in, n->id == "eval", source, g, l);
+    }
+  }
   if (c.func->kind == ExprKind::Attribute && c.keywords.empty())
     if (auto r = callBuiltinMethod(c)) return std::move(*r);
   Value fn = eval(*c.func);

@@ -6,6 +6,7 @@
 #include "runtime/interp/attr_cache.h"
 #include "runtime/interp/big_int.h"
 #include "runtime/interp/builtins.h"
+#include "runtime/interp/complex_object.h"
 #include "runtime/interp/eval.h"
 #include "runtime/interp/generator.h"
 #include "runtime/interp/pyformat.h"
@@ -420,7 +421,10 @@ Value Evaluator::evalGeneral(const Expr &e) {
     case Constant::Type::Str: return in.str(c.s);
     case Constant::Type::Bytes: return make<BytesObject>(c.s);
     case Constant::Type::Ellipsis: return in.builtin("Ellipsis");
-    case Constant::Type::BigInt: return bigFromSourceLiteral(in, c.s);
+    case Constant::Type::BigInt:
+      // An imaginary literal travels as a BigInt constant ending in j (literals.cpp).
+      if (c.s.back() == 'j' || c.s.back() == 'J') return complexValue(0.0, std::strtod(c.s.c_str(), nullptr));
+      return bigFromSourceLiteral(in, c.s);
     }
     return Value();
   }

@@ -8,6 +8,7 @@
 #include "ir/op_table.h"
 #include "runtime/interp/big_int.h"
 #include "runtime/interp/builtins.h"
+#include "runtime/interp/complex_object.h"
 #include "runtime/interp/eval.h"
 #include "runtime/interp/generator.h"
 #include "runtime/interp/suggestions.h"
@@ -313,6 +314,7 @@ Ref<ClassObject> Interpreter::typeOf(const Value &v) {
   if (auto *c = v.obj()->cls()) return Ref<ClassObject>(c);
   if (v.as<StrObject>()) return cls("str");
   if (v.as<BigIntObject>()) return cls("int");
+  if (v.as<ComplexObject>()) return cls("complex");
   if (auto *b = v.as<BytesObject>()) return cls(b->isMutable ? "bytearray" : "bytes");
   if (v.as<ListObject>()) return cls("list");
   if (v.as<TupleObject>()) return cls("tuple");

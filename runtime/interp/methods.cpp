@@ -694,6 +694,15 @@ std::optional<Value> builtinMethod(Interpreter &in, const Value &self, const std
     return in.native(name, [d](Interpreter &, Args, const Kwargs &) { return Value::boolean(d == std::floor(d)); });
   }
   if ((self.isInt() || self.isFloat()) && (name == "real")) return self;
+  if (self.isFloat() && name == "imag") return Value::real(0.0);
+  if (self.isFloat() && name == "conjugate") {
+    double d = self.asFloat();
+    return in.native(name, [d](Interpreter &in, Args a, const Kwargs &kw) {
+      static const Signature sig("conjugate()");
+      sig.bind(in, a, kw);
+      return Value::real(d);
+    });
+  }
   if (self.isInt() || self.isBool()) {
     int64_t v = self.asInt();
     uint64_t mag = v < 0 ? uint64_t(0) - uint64_t(v) : uint64_t(v);

@@ -152,6 +152,11 @@ Value instanceDict(Interpreter &in, const Value &instance) {
 
 Value scopeDict(Interpreter &in, Ref<Scope> scope) { return Value(make<ScopeDictObject>(std::move(scope), dictClass(in))); }
 
+Ref<Scope> scopeOfDict(const Value &v) {
+  auto *d = v.as<ScopeDictObject>();
+  return d ? d->scope : Ref<Scope>();
+}
+
 }  // namespace tfs::runtime
 
 namespace tfs::runtime {

@@ -474,7 +474,10 @@ Value Interpreter::getItem(const Value &obj, const Value &key) {
       return std::string(what) == "list" ? list(std::move(out)) : tuple(std::move(out));
     }
     if (key.as<BigIntObject>()) raise("IndexError", "cannot fit 'int' into an index-sized integer");
-    bool hasIndex = key.as<InstanceObject>() && key.as<InstanceObject>()->klass->lookup("__index__");
+    // An instance with __index__, or of a subclass of int (an IntEnum member).
+    const Value *intPart = key.as<InstanceObject>() ? builtinPart(key) : nullptr;
+    bool hasIndex = key.as<InstanceObject>() && (key.as<InstanceObject>()->klass->lookup("__index__") ||
+                                                 (intPart && (intPart->isInt() || intPart->isBool())));
     if (!key.isInt() && !key.isBool() && !hasIndex && !(key.obj() && key.obj()->toInt(*this)))
       raise("TypeError", fmt::format("{} indices must be integers or slices, not {}", what, typeName(key)));
     return items[size_t(normIndex(*this, toIndex(key), items.size(), what))];

@@ -9,6 +9,7 @@
 #include "runtime/tf/tf.h"
 #include "runtime/tf/foreign_arrays.h"
 #include "runtime/interp/big_int.h"
+#include "runtime/interp/complex_object.h"
 #include "frontend/library_span.h"
 
 #include <atomic>
@@ -88,6 +89,14 @@ Value tensorToList(Interpreter &in, const Tensor &t, char textKind) {
                                           "(tfs ints are 64-bit)");
         return Value::integer(t.elementAsInt(base));
       case DType::Bool: return Value::boolean(t.data<bool>()[base]);
+      case DType::Complex64: {
+        ir::complex64 z = t.data<ir::complex64>()[base];
+        return complexValue(z.real(), z.imag());
+      }
+      case DType::Complex128: {
+        ir::complex128 z = t.data<ir::complex128>()[base];
+        return complexValue(z.real(), z.imag());
+      }
       case DType::String:
         if (textKind == 'U') return in.str(t.data<std::string>()[base]);
         return Value(make<BytesObject>(t.data<std::string>()[base]));
@@ -130,6 +139,7 @@ std::optional<DType> dtypeArg(Interpreter &in, const Value &v) {
     if (c->name == "int") return DType::Int32;
     if (c->name == "bool") return DType::Bool;
     if (c->name == "str") return DType::String;
+    if (c->name == "complex") return DType::Complex128;
   }
   if (auto *f = v.as<NativeFunction>()) {
     if (auto t = ir::parseDTypeName(f->name)) return t;
@@ -162,7 +172,8 @@ void setForeignArrayConversion(ForeignArrayConversion f) { foreignConversion = f
 namespace {
 // Infers the dtype and shape of nested Python lists of scalars.
 void scan(Interpreter &in, const Value &v, size_t depth, std::vector<int64_t> &shape, bool &anyFloat,
-          bool &anyInt, bool &anyBool, bool &anyStr, std::vector<Value> &flat, int64_t &leafDepth) {
+          bool &anyInt, bool &anyBool, bool &anyStr, bool &anyComplex, std::vector<Value> &flat,
+          int64_t &leafDepth) {
   // Every scalar sits at the same depth, or the nesting is not rectangular
   // ([[1, 2], [3, [4]]] has as many elements as a 2x2x1 shape).
   auto leafAt = [&](size_t d) {
@@ -178,6 +189,15 @@ void scan(Interpreter &in, const Value &v, size_t depth, std::vector<int64_t> &s
     }
     for (int64_t i = 0; i < t->eager.numElements(); ++i) {
       if (ir::isFloating(t->eager.dtype())) { anyFloat = true; flat.push_back(Value::real(t->eager.elementAsDouble(i))); }
+      else if (t->eager.dtype() == DType::Complex64) {
+        anyComplex = true;
+        ir::complex64 z = t->eager.data<ir::complex64>()[i];
+        flat.push_back(complexValue(z.real(), z.imag()));
+      } else if (t->eager.dtype() == DType::Complex128) {
+        anyComplex = true;
+        ir::complex128 z = t->eager.data<ir::complex128>()[i];
+        flat.push_back(complexValue(z.real(), z.imag()));
+      }
       else if (t->eager.dtype() == DType::Bool) { anyBool = true; flat.push_back(Value::boolean(t->eager.data<bool>()[i])); }
       else if (t->eager.dtype() == DType::String) { anyStr = true; flat.push_back(make<BytesObject>(t->eager.data<std::string>()[i])); }
       else { anyInt = true; flat.push_back(Value::integer(t->eager.elementAsInt(i))); }
@@ -189,20 +209,21 @@ void scan(Interpreter &in, const Value &v, size_t depth, std::vector<int64_t> &s
     if (shape.size() <= depth) shape.push_back(int64_t(items.size()));
     else if (shape[depth] != int64_t(items.size()))
       in.raise("ValueError", "Can't convert non-rectangular Python sequence to Tensor.");
-    for (auto &x : items) scan(in, x, depth + 1, shape, anyFloat, anyInt, anyBool, anyStr, flat, leafDepth);
+    for (auto &x : items) scan(in, x, depth + 1, shape, anyFloat, anyInt, anyBool, anyStr, anyComplex, flat, leafDepth);
     return;
   }
   if (v.isBool()) anyBool = true;
   else if (v.isInt()) anyInt = true;
   else if (v.as<BigIntObject>()) in.raise("OverflowError", "Python int too large to convert to C long");
   else if (v.isFloat()) anyFloat = true;
+  else if (v.as<ComplexObject>()) anyComplex = true;
   else if (v.as<StrObject>() || v.as<BytesObject>()) anyStr = true;
   else if (auto *var = v.as<VariableObject>()) {
     Value t = readVariable(in, *var);
-    scan(in, t, depth, shape, anyFloat, anyInt, anyBool, anyStr, flat, leafDepth);
+    scan(in, t, depth, shape, anyFloat, anyInt, anyBool, anyStr, anyComplex, flat, leafDepth);
     return;
   } else if (std::optional<Value> stand = foreignArray(in, v)) {
-    scan(in, *stand, depth, shape, anyFloat, anyInt, anyBool, anyStr, flat, leafDepth);
+    scan(in, *stand, depth, shape, anyFloat, anyInt, anyBool, anyStr, anyComplex, flat, leafDepth);
     return;
   } else {
     in.raise("ValueError", fmt::format("Attempt to convert a value ({}) with an unsupported type ({}) to a Tensor.",
@@ -215,11 +236,13 @@ void scan(Interpreter &in, const Value &v, size_t depth, std::vector<int64_t> &s
 
 Tensor tensorFromPython(Interpreter &in, const Value &v, std::optional<DType> dtype, bool numpyDefaults) {
   std::vector<int64_t> shape;
-  bool anyFloat = false, anyInt = false, anyBool = false, anyStr = false;
+  bool anyFloat = false, anyInt = false, anyBool = false, anyStr = false, anyComplex = false;
   std::vector<Value> flat;
   int64_t leafDepth = -1;
-  scan(in, v, 0, shape, anyFloat, anyInt, anyBool, anyStr, flat, leafDepth);
+  scan(in, v, 0, shape, anyFloat, anyInt, anyBool, anyStr, anyComplex, flat, leafDepth);
+  // Python complex numbers: complex128 in TF as in numpy.
   DType inferred = anyStr ? DType::String
+                   : anyComplex ? DType::Complex128
                    : anyFloat ? (numpyDefaults ? DType::Float64 : DType::Float32)
                    : anyInt ? (numpyDefaults ? DType::Int64 : DType::Int32)
                    : anyBool ? DType::Bool : (numpyDefaults ? DType::Float64 : DType::Float32);
@@ -234,7 +257,7 @@ Tensor tensorFromPython(Interpreter &in, const Value &v, std::optional<DType> dt
   DType out = dtype.value_or(inferred);
   // Strings beside numbers (TF's py_seq_tensor error; the ragged_tensor
   // guide's tf.ragged.constant([["one", "two"], [3, 4]])).
-  if (anyStr && (anyInt || anyFloat || anyBool)) {
+  if (anyStr && (anyInt || anyFloat || anyBool || anyComplex)) {
     if (numpyDefaults)  // numpy makes str() of the numbers, in a dtype wide enough for any of their kind
       in.raise("NotImplementedError", "an array of strings mixed with numbers is not supported by tfs");
     in.raise("ValueError", "Can't convert Python sequence with mixed types to Tensor.");
@@ -243,6 +266,16 @@ Tensor tensorFromPython(Interpreter &in, const Value &v, std::optional<DType> dt
     in.raise("TypeError", fmt::format("Cannot convert {} to EagerTensor of dtype {}", in.repr(v), ir::dtypeName(out)));
   if (!anyStr && out == DType::String)
     in.raise("TypeError", fmt::format("Cannot convert {} to EagerTensor of dtype string", in.repr(v)));
+  if (anyComplex && !ir::isComplex(out)) {
+    // TF (DataTypeString names): "Cannot convert (1+2j) to EagerTensor of dtype float"; numpy
+    // converts each element with float()/int(), which refuse complex (bool takes the truth value).
+    if (numpyDefaults && out != DType::Bool)
+      in.raise("TypeError", ir::isInteger(out)
+                                ? "int() argument must be a string, a bytes-like object or a real number, not 'complex'"
+                                : "float() argument must be a string or a real number, not 'complex'");
+    if (!numpyDefaults)
+      in.raise("TypeError", fmt::format("Cannot convert {} to EagerTensor of dtype {}", in.repr(v), ir::dtypeTfTypeName(out)));
+  }
   if (dtype && ir::isInteger(*dtype) && anyFloat && !numpyDefaults && !v.as<TensorObject>())
     in.raise("TypeError", fmt::format("Cannot convert {} to EagerTensor of dtype {}", in.repr(v), ir::dtypeName(*dtype)));
   // A float into an int array (numpy's unsafe cast) follows tf.cast's x86 rule.
@@ -265,6 +298,13 @@ Tensor tensorFromPython(Interpreter &in, const Value &v, std::optional<DType> dt
     }
     case DType::Int64: t.data<int64_t>()[i] = toInt64(x); break;
     case DType::Bool: t.data<bool>()[i] = in.truth(x); break;
+    case DType::Complex64: case DType::Complex128: {
+      std::optional<std::complex<double>> c = complexOperand(in, x);
+      std::complex<double> z = c ? *c : std::complex<double>(in.toFloat(x), 0.0);
+      if (out == DType::Complex64) t.data<ir::complex64>()[i] = ir::complex64(float(z.real()), float(z.imag()));
+      else t.data<ir::complex128>()[i] = z;
+      break;
+    }
     default:
       // TF converts through int64 or double and casts (pywrap_tensor's
       // IsCompatible + Cast): 300 as uint8 wraps to 44, 1e6 as float16 is inf.
@@ -350,6 +390,13 @@ Ref<TensorObject> toTensor(Interpreter &in, const Value &v, std::optional<DType>
     if (auto packed = autoPack(in, v, dtype)) return packed;
   }
   std::optional<DType> want = dtype;
+  // A Python complex beside a tensor takes a complex tensor's dtype; a real
+  // tensor's is TF's conversion error (tf.constant(1.0) * 1j).
+  if (!want && like && v.as<ComplexObject>()) {
+    if (!ir::isComplex(*like))
+      raiseTf(in, "TypeError", fmt::format("Cannot convert {} to EagerTensor of dtype {}", in.repr(v), ir::dtypeTfTypeName(*like)));
+    want = like;
+  }
   if (!want && like && (v.isInt() || v.isFloat() || v.isBool())) {
     if (v.isFloat() && ir::isInteger(*like))
       raiseTf(in, "TypeError", fmt::format("Cannot convert {} to EagerTensor of dtype {}", in.repr(v), ir::dtypeName(*like)));

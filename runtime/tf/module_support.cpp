@@ -24,6 +24,7 @@ Ref<ModuleObject> submodule(Interpreter &in, ModuleObject &parent, const std::st
 // array past the budget, TypeError for a dtype problem, else ValueError.
 const char *numpyErrorClass(const ir::OpError &e) {
   if (e.errorClass == "ResourceExhaustedError") return "MemoryError";
+  if (e.errorClass == "NotImplementedError") return "NotImplementedError";  // what tfs's numpy lacks, by name
   return e.errorClass == "TypeError" ? "TypeError" : "ValueError";
 }
 

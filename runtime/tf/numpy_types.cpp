@@ -39,6 +39,8 @@ constexpr NumpyTypeInfo kNumpyTypes[] = {
     {DType::UInt32, "uint32", "uint32", "u", "I", "<u4", 4},
     {DType::UInt64, "uint64", "uint64", "u", "L", "<u8", 8},
     {DType::Float16, "float16", "float16", "f", "e", "<f2", 2},
+    {DType::Complex64, "complex64", "complex64", "c", "F", "<c8", 8},
+    {DType::Complex128, "complex128", "complex128", "c", "D", "<c16", 16},
 };
 
 const NumpyTypeInfo &info(DType t) {
@@ -63,7 +65,7 @@ void requireNumpyDType(Interpreter &in, DType t) {
   if (!numpySupportsDType(t))
     in.raise("NotImplementedError",
              std::string("numpy arrays of dtype ") + ir::dtypeName(t) + " are not supported by tfs (tfs's numpy has bool, "
-             "int8/16/32/64, uint8/16/32/64, float16/32/64 and bytes)");
+             "int8/16/32/64, uint8/16/32/64, float16/32/64, complex64/128 and bytes)");
 }
 
 void setNdarrayHooks(const NdarrayHooks &h) { hooks = h; }
@@ -91,6 +93,9 @@ std::optional<DType> parseNumpyDTypeName(std::string_view name) {
   if (name == "uintc") return DType::UInt32;
   if (name == "uint" || name == "uintp" || name == "ulonglong" || name == "Q") return DType::UInt64;
   if (name == "half") return DType::Float16;
+  if (name == "complex" || name == "complex_" || name == "cfloat" || name == "cdouble" || name == "clongfloat")
+    return DType::Complex128;
+  if (name == "csingle" || name == "singlecomplex") return DType::Complex64;
   if (name == "bool8") return DType::Bool;
   if (name == "bytes" || name == "S" || name == "str" || name == "U" || name == "str_" || name == "unicode")
     return DType::String;
@@ -150,6 +155,10 @@ namespace {
 Value constructScalar(Interpreter &in, DType t, Args a) {
   if (a.empty()) return wrap(Tensor::fromDoubles(t, {}, {0.0}), true);
   const Value &x = a[0];
+  if (x.as<StrObject>() && ir::isComplex(t)) {  // np.complex128('1+2j') parses as complex() does
+    Value z = in.call(in.builtin("complex"), a.subspan(0, 1));
+    return wrap(tensorFromPython(in, z, t, true), true);
+  }
   if (auto *s = x.as<StrObject>(); s && t != DType::String) {
     double v = ir::isFloating(t) ? in.toFloat(x) : double(in.toInt(x));
     return wrap(Tensor::fromDoubles(t, {}, {v}), true);
@@ -207,9 +216,11 @@ void installNumpyTypes(Interpreter &in, TfContext &c) {
   ClassObject *unsignedInt = abstract("unsignedinteger", {integer});
   ClassObject *inexact = abstract("inexact", {number});
   ClassObject *floating = abstract("floating", {inexact});
+  ClassObject *complexFloating = abstract("complexfloating", {inexact});
   ClassObject *flexible = abstract("flexible", {generic});
   ClassObject *character = abstract("character", {flexible});
   auto pyFloat = in.builtin("float").as<ClassObject>();
+  auto pyComplex = in.builtin("complex").as<ClassObject>();
   for (const auto &i : kNumpyTypes) {
     std::vector<ClassObject *> bases;
     if (i.dtype == DType::Bool) bases = {generic};
@@ -217,6 +228,8 @@ void installNumpyTypes(Interpreter &in, TfContext &c) {
     else if (ir::isInteger(i.dtype)) bases = {signedInt};
     else if (i.dtype == DType::Float64) bases = {floating, pyFloat};
     else if (ir::isFloating(i.dtype)) bases = {floating};
+    else if (i.dtype == DType::Complex128) bases = {complexFloating, pyComplex};  // as float64 is a float
+    else if (i.dtype == DType::Complex64) bases = {complexFloating};
     else bases = {character};
     ClassObject *k = makeType(i.scalarName, bases);
     DType t = i.dtype;

@@ -7,6 +7,7 @@
 #include "runtime/tensor/format.h"
 #include "ir/shape_args.h"
 #include "runtime/tf/tf.h"
+#include "runtime/interp/complex_object.h"
 #include "runtime/interp/pyformat.h"
 #include "runtime/tf/tensor_equality.h"
 #include "runtime/interp/signature.h"
@@ -33,6 +34,14 @@ const char *kIterError = "Iterating over a symbolic `tf.Tensor`" TFS_DISALLOWED;
 
 DType numpyPromote(DType a, DType b) {
   if (a == b) return a;
+  if (ir::isComplex(a) || ir::isComplex(b)) {
+    // complex64 holds bool, 8/16-bit ints and float16/32; anything wider needs complex128.
+    auto fits64 = [](DType t) {
+      return t == DType::Complex64 || t == DType::Float32 || t == DType::Float16 || t == DType::Bool ||
+             t == DType::Int8 || t == DType::Int16 || t == DType::UInt8 || t == DType::UInt16;
+    };
+    return fits64(a) && fits64(b) ? DType::Complex64 : DType::Complex128;
+  }
   auto rank = [](DType t) {
     switch (t) {
     case DType::Bool: return 0;
@@ -67,6 +76,10 @@ Value numpyBinary(Interpreter &in, BinOp op, const Value &a, const Value &b) {
     // Python scalars adopt the array's kind (numpy value-based casting).
     if (peer && (v.isInt() || v.isBool()) && !v.isFloat()) return tensorFromPython(in, v, *peer == DType::Bool && !v.isBool() ? DType::Int64 : *peer, true);
     if (peer && v.isFloat() && ir::isFloating(*peer)) return tensorFromPython(in, v, *peer, true);
+    // A Python complex beside a float32/float16/complex64 array stays complex64.
+    if (peer && v.as<ComplexObject>() && (*peer == DType::Float32 || *peer == DType::Float16 || *peer == DType::Complex64))
+      return tensorFromPython(in, v, DType::Complex64, true);
+    if (peer && (v.isFloat() || v.isInt()) && ir::isComplex(*peer)) return tensorFromPython(in, v, *peer, true);
     return tensorFromPython(in, v, std::nullopt, true);
   };
   std::optional<DType> pa, pb;
@@ -79,7 +92,7 @@ Value numpyBinary(Interpreter &in, BinOp op, const Value &a, const Value &b) {
   case BinOp::Add: kind = OpKind::Add; break;
   case BinOp::Sub: kind = OpKind::Sub; break;
   case BinOp::Mul: kind = OpKind::Mul; break;
-  case BinOp::Div: kind = OpKind::Div; if (!ir::isFloating(d)) d = DType::Float64; break;
+  case BinOp::Div: kind = OpKind::Div; if (!ir::isFloating(d) && !ir::isComplex(d)) d = DType::Float64; break;
   case BinOp::FloorDiv: kind = OpKind::FloorDiv; break;
   case BinOp::Mod: kind = OpKind::FloorMod; break;
   case BinOp::Pow: kind = OpKind::Pow; break;
@@ -109,6 +122,15 @@ OpKind cmpKind(CmpOp op) {
 }
 
 std::string shapeDims(const ir::Shape &s) { return s.tfString(); }
+
+// float()/int() of a complex element: numpy keeps the real part with a
+// ComplexWarning (TF's tensors go through numpy); tfs has no warning to
+// give, so it refuses rather than drop the imaginary part silently.
+void rejectComplexToReal(Interpreter &in, DType t, const char *to) {
+  if (ir::isComplex(t))
+    in.raise("NotImplementedError", fmt::format("{}() of a complex tensor or array (numpy's ComplexWarning cast) is "
+                                                "not supported by tfs; use .real", to));
+}
 }  // namespace
 
 Value tensorBinary(Interpreter &in, BinOp op, const Value &a, const Value &b, bool numpyResult) {
@@ -205,6 +227,19 @@ std::optional<Value> TensorObject::getAttr(Interpreter &in, const std::string &n
   if (name == "_keras_mask") return kerasMask.isNone() ? std::nullopt : std::optional<Value>(kerasMask);
   if (name == "_keras_logits") return kerasLogits.isNone() ? std::nullopt : std::optional<Value>(kerasLogits);
   if (name == "_metric_obj") return kerasMetric.isNone() ? std::nullopt : std::optional<Value>(kerasMetric);
+  // complex(t) of a one-element tensor or array (EagerTensor's and numpy's __complex__).
+  if (name == "__complex__" && !symbolic() && eager.numElements() == 1 && eager.dtype() != DType::String)
+    return in.native(name, [self](Interpreter &in, Args, const Kwargs &) -> Value {
+      if (self->eager.dtype() == DType::Complex64) {
+        ir::complex64 z = self->eager.data<ir::complex64>()[0];
+        return complexValue(z.real(), z.imag());
+      }
+      if (self->eager.dtype() == DType::Complex128) {
+        ir::complex128 z = self->eager.data<ir::complex128>()[0];
+        return complexValue(z.real(), z.imag());
+      }
+      return complexValue(self->eager.elementAsDouble(0), 0.0);
+    });
   if (numpy && ndarrayHooks().getAttr) return ndarrayHooks().getAttr(in, *this, name);
   // Python's abs(t) (tf.abs; numpy's absolute for ndarrays).
   if (name == "__abs__")
@@ -272,7 +307,8 @@ std::optional<Value> TensorObject::binary(Interpreter &in, BinOp op, const Value
   if (np && ndarrayHooks().binary)
     return reflected ? ndarrayHooks().binary(in, op, other, self) : ndarrayHooks().binary(in, op, self, other);
   if (!np && !(other.isInt() || other.isFloat() || other.isBool() || other.as<TensorObject>() ||
-               other.as<VariableObject>() || other.as<ListObject>() || other.as<TupleObject>()))
+               other.as<VariableObject>() || other.as<ListObject>() || other.as<TupleObject>() ||
+               other.as<ComplexObject>()))
     return std::nullopt;
   return reflected ? tensorBinary(in, op, other, self, np) : tensorBinary(in, op, self, other, np);
 }
@@ -476,6 +512,7 @@ std::optional<std::string> TensorObject::str(Interpreter &in) {
 std::optional<std::string> TensorObject::format(Interpreter &in, const std::string &spec) {
   if (spec.empty()) return str(in);
   if (!symbolic() && eager.numElements() == 1) {
+    if (ir::isComplex(dtype())) return in.format(in.call(*getAttr(in, "__complex__"), {}), spec);
     Value v = ir::isFloating(dtype()) ? Value::real(eager.elementAsDouble(0)) : Value::integer(eager.elementAsInt(0));
     return in.format(v, spec);
   }
@@ -485,6 +522,7 @@ std::optional<std::string> TensorObject::format(Interpreter &in, const std::stri
 std::optional<int64_t> TensorObject::toInt(Interpreter &in) {
   if (symbolic()) raiseTf(in, "TypeError", "int() argument must be a string, a bytes-like object or a real number, not 'Tensor'");
   if (eager.numElements() != 1) in.raise("TypeError", "only length-1 arrays can be converted to Python scalars");
+  rejectComplexToReal(in, dtype(), "int");
   if (ir::isFloating(dtype())) return int64_t(eager.elementAsDouble(0));
   return eager.elementAsInt(0);
 }
@@ -492,6 +530,7 @@ std::optional<int64_t> TensorObject::toInt(Interpreter &in) {
 std::optional<double> TensorObject::toFloat(Interpreter &in) {
   if (symbolic()) raiseTf(in, "TypeError", "float() argument must be a string or a real number, not 'Tensor'");
   if (eager.numElements() != 1) in.raise("TypeError", "only length-1 arrays can be converted to Python scalars");
+  rejectComplexToReal(in, eager.dtype(), "float");
   return eager.elementAsDouble(0);
 }
 
@@ -501,6 +540,10 @@ std::optional<int64_t> TensorObject::hash(Interpreter &in) {
   if (numpy && !zeroDimArray && !symbolic() && eager.rank() == 0 && eager.dtype() != DType::String) {
     if (eager.dtype() == DType::Bool) return in.hash(Value::boolean(eager.data<bool>()[0]));
     if (ir::isFloating(eager.dtype())) return in.hash(Value::real(eager.elementAsDouble(0)));
+    if (ir::isComplex(eager.dtype())) {
+      Value z = in.call(*getAttr(in, "__complex__"), {});
+      return in.hash(z);
+    }
     if (ir::isInteger(eager.dtype()) && !(eager.dtype() == DType::UInt64 && eager.data<uint64_t>()[0] > uint64_t(INT64_MAX)))
       return in.hash(Value::integer(eager.elementAsInt(0)));
   }
