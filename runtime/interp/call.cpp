@@ -263,7 +263,7 @@ Value Interpreter::callUnchecked(const Value &f, Args args, const Kwargs &kwargs
     }
   }
   if (Object *o = f.obj())
-    if (auto r = o->call(*this, args, kwargs)) return *r;
+    if (auto r = o->call(*this, args, kwargs)) return std::move(*r);
   raise("TypeError", fmt::format("'{}' object is not callable", typeName(f)));
 }
 

@@ -59,7 +59,8 @@ bool recycleAttrTable(InstanceObject &inst) {
 }
 
 void Value::destroy(Object *p) {
-  if (typeid(*p) == typeid(InstanceObject)) recycleAttrTable(*static_cast<InstanceObject *>(p));
+  // Addresses, as Value::as compares them (type_info's == may strcmp the names).
+  if (&typeid(*p) == &typeid(InstanceObject)) recycleAttrTable(*static_cast<InstanceObject *>(p));
   delete p;
 }
 
