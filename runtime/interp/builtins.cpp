@@ -45,11 +45,12 @@ Value kwarg(const Kwargs &kw, const std::string &name, Value dflt = Value()) {
   return dflt;
 }
 
-void noKwargs(Interpreter &in, const std::string &fn, const Kwargs &kw) {
+void noKwargs(Interpreter &in, std::string_view fn, const Kwargs &kw) {
   if (!kw.empty()) in.raise("TypeError", fmt::format("{}() takes no keyword arguments", fn));
 }
 
-void needArgs(Interpreter &in, const std::string &fn, Args a, size_t lo, size_t hi) {
+// `fn` a view: callers pass literals, and a std::string parameter built one per call.
+void needArgs(Interpreter &in, std::string_view fn, Args a, size_t lo, size_t hi) {
   if (a.size() < lo || a.size() > hi) {
     if (lo == hi)
       in.raise("TypeError", fmt::format("{}() takes exactly {} argument{} ({} given)", fn, lo, lo == 1 ? "" : "s", a.size()));

@@ -106,14 +106,15 @@ Value Interpreter::callFunction(FunctionObject &fn, const FunctionDef *def, Args
   // straight into the frame's slots.
   if (kwargs.empty() && code->plainParams && args.size() + (self ? 1 : 0) == params.size()) {
     size_t k = 0;
-    auto bind = [&](const Value &v) {
+    // Argument k (self first) into its parameter's slot: a plain loop, as a
+    // lambda called per argument was not inlined.
+    const size_t n = args.size() + (self ? 1 : 0);
+    for (; k < n; ++k) {
+      const Value &v = self ? (k == 0 ? *self : args[k - 1]) : args[k];
       int32_t slot = code->paramSlots[k];
       if (frame.flat) *(frame.slot(slot) = &frame.flatValues[slot]) = v;
       else frame.slot(slot) = &vars.try_emplace(params[k].name, v).first->second;
-      ++k;
-    };
-    if (self) bind(*self);
-    for (const Value &a : args) bind(a);
+    }
     if (self) frame.firstArg = *self;
     else if (!args.empty()) frame.firstArg = args[0];
   } else {
@@ -262,7 +263,7 @@ Value Interpreter::callUnchecked(const Value &f, Args args, const Kwargs &kwargs
     }
   }
   if (Object *o = f.obj())
-    if (auto r = o->call(*this, args, kwargs)) return *r;
+    if (auto r = o->call(*this, args, kwargs)) return std::move(*r);
   raise("TypeError", fmt::format("'{}' object is not callable", typeName(f)));
 }
 

@@ -3,6 +3,7 @@
 // __doc__), instantiating them (__new__ then __init__; a metaclass's
 // __call__), and subclasses of built-in types (class D(dict)): the instance
 // keeps a built-in value that its inherited behaviour works on.
+#include "runtime/interp/attr_pool.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/eval.h"
 
@@ -301,7 +302,9 @@ Value instantiate(Interpreter &in, ClassObject *cls, Args args, const Kwargs &kw
   if (cls->planEpoch != currentClassEpoch()) planInstantiation(in, cls);
   if (cls->planSimple) {
     Ref<FunctionObject> init(cls->planInit);  // __init__ may rebind C.__init__
-    Value obj(make<InstanceObject>(Ref<ClassObject>(cls)));
+    auto inst = make<InstanceObject>(Ref<ClassObject>(cls));
+    reuseAttrTable(*inst);
+    Value obj(std::move(inst));
     Value r = in.callFunction(*init, init->def, args, kwargs, &obj);
     if (!r.isNone()) in.raise("TypeError", fmt::format("__init__() should return None, not '{}'", in.typeName(r)));
     return obj;

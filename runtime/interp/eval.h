@@ -191,6 +191,9 @@ struct Evaluator {
   // A name that is not one of this function's locals: a global or builtin
   // through the name's cache when the frame has no other scope to search.
   Value loadNonLocal(const ast::Name &n);
+  // loadNonLocal past its cached value (kept out of line: the cached read
+  // then needs no registers saved).
+  [[gnu::noinline]] Value loadNonLocalUncached(const ast::Name &n);
   // f.locals for something that keeps it (a closure, a comprehension's or
   // class body's parent): the frame's flat locals move into it first.
   const Ref<Scope> &capturedLocals() {

@@ -99,11 +99,18 @@ Value Evaluator::loadNonLocal(const Name &n) {
   Scope &globals = *f.globals;
   bool onlyGlobals = f.locals.get() == &globals ||
                      (f.code && !f.classBody && !f.locals->parent && f.locals->vars.empty());
+  if (onlyGlobals && n.cacheScope == &globals && n.cacheGlobalsVersion == globals.vars.version() &&
+      n.cacheBuiltinsVersion == in.builtins_->vars.version()) [[likely]]
+    return *static_cast<const Value *>(n.cacheValue);
+  return loadNonLocalUncached(n);
+}
+
+Value Evaluator::loadNonLocalUncached(const Name &n) {
+  Scope &globals = *f.globals;
+  bool onlyGlobals = f.locals.get() == &globals ||
+                     (f.code && !f.classBody && !f.locals->parent && f.locals->vars.empty());
   if (!onlyGlobals) return load(n.id, n);
   Scope &builtins = *in.builtins_;
-  if (n.cacheScope == &globals && n.cacheGlobalsVersion == globals.vars.version() &&
-      n.cacheBuiltinsVersion == builtins.vars.version()) [[likely]]
-    return *static_cast<const Value *>(n.cacheValue);
   auto g = globals.vars.find(n.id);
   const Value *found = nullptr;
   if (g != globals.vars.end()) {

@@ -1,4 +1,6 @@
-// Core object methods: dict/set storage, range length, class MRO lookup.
+// Core object methods: dict/set storage, range length, class MRO lookup;
+// object destruction (recycling instance attribute tables, attr_pool.h).
+#include "runtime/interp/attr_pool.h"
 #include "runtime/interp/interpreter.h"
 
 namespace tfs::runtime {
@@ -29,7 +31,38 @@ void CycleTracked::clearAll() {
   for (auto &o : alive) dynamic_cast<CycleTracked *>(o.get())->clearReferences();
 }
 
-void Value::destroy(Object *p) { delete p; }
+namespace {
+constexpr size_t kPooledAttrTables = 32;
+std::vector<AttrTable> &attrTablePool() {
+  static thread_local std::vector<AttrTable> pool;
+  return pool;
+}
+}  // namespace
+
+void reuseAttrTable(InstanceObject &inst) {
+  auto &pool = attrTablePool();
+  if (pool.empty() || !inst.attrs.empty()) return;
+  inst.attrs.swap(pool.back());
+  pool.pop_back();
+}
+
+bool recycleAttrTable(InstanceObject &inst) {
+  if (inst.attrs.empty() || attrTablePool().size() >= kPooledAttrTables) return false;
+  AttrTable table;
+  table.swap(inst.attrs);
+  // The destructor's order: the built-in value, then the attributes.
+  inst.builtinValue = Value();
+  table.clear();  // may free other objects, and pool their tables
+  auto &pool = attrTablePool();
+  if (pool.size() < kPooledAttrTables) pool.push_back(std::move(table));
+  return true;
+}
+
+void Value::destroy(Object *p) {
+  // Addresses, as Value::as compares them (type_info's == may strcmp the names).
+  if (&typeid(*p) == &typeid(InstanceObject)) recycleAttrTable(*static_cast<InstanceObject *>(p));
+  delete p;
+}
 
 bool Value::is(const Value &o) const {
   if (tag_ != o.tag_) return false;

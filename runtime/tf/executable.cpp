@@ -15,6 +15,14 @@ OptimizedFunction timedOptimize(const ir::Function &traced, Profiler *profiler) 
 Executable::Executable(const ir::Function &traced, Profiler *profiler)
     : optimized_(timedOptimize(traced, profiler)) {}
 
+Executable::~Executable() = default;
+
+VariableRunContext &Executable::runContext(Interpreter &in) {
+  if (!rc_ || &rc_->in != &in) rc_ = std::make_unique<VariableRunContext>(in);
+  rc_->profiler = in.profiler();
+  return *rc_;
+}
+
 std::vector<Tensor> Executable::run(Interpreter &in, std::span<const Tensor> args) { return runWith(in, args); }
 std::vector<Tensor> Executable::run(Interpreter &in, std::vector<Tensor> &&args) {
   return runWith(in, std::move(args));
@@ -23,7 +31,7 @@ std::vector<Tensor> Executable::runTaking(Interpreter &in, std::span<Tensor> arg
 
 Tensor Executable::runTakingOne(Interpreter &in, std::span<Tensor> args, size_t index) {
   if (in.options().backend != Backend::Jit || !compiled_) return std::move(runTaking(in, args).at(index));
-  VariableRunContext rc(in);
+  VariableRunContext &rc = runContext(in);
   try {
     return codegen::runCompiledTakingOne(*compiled_, args, index, rc);
   } catch (const GraphRunError &e) {
@@ -44,7 +52,7 @@ std::vector<Tensor> Executable::runCompiledCode(std::span<Tensor> args, RunConte
 }
 
 template <class Args> std::vector<Tensor> Executable::runWith(Interpreter &in, Args &&args) {
-  VariableRunContext rc(in);
+  VariableRunContext &rc = runContext(in);
   try {
     if (in.options().backend == Backend::Jit) {
       if (!compiled_) {

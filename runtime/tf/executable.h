@@ -19,12 +19,17 @@ class Profiler;
 
 namespace tfs::runtime::tf {
 
+struct VariableRunContext;
+
 class Executable {
 public:
   // Given a traced function whose graph is complete (it is copied: later
   // changes to it are not seen).
   // `profiler` (may be null) times the optimization and the compilation.
   explicit Executable(const ir::Function &traced, Profiler *profiler = nullptr);
+  ~Executable();
+  Executable(const Executable &) = delete;
+  Executable &operator=(const Executable &) = delete;
 
   // The function that runs (what --emit=graph-opt prints).
   const ir::Function &function() const { return *optimized_.fn; }
@@ -44,8 +49,14 @@ private:
   std::vector<Tensor> runCompiledCode(std::span<const Tensor> args, RunContext &rc);
   std::vector<Tensor> runCompiledCode(std::vector<Tensor> &&args, RunContext &rc);
   std::vector<Tensor> runCompiledCode(std::span<Tensor> args, RunContext &rc);
+  // The run context of every call (built on the first): a context per call
+  // cost a construction and destruction on each tf.function call. Calls
+  // share it safely, nested ones too: it holds no per-run state (the
+  // cached const tensors are this function's own).
+  VariableRunContext &runContext(Interpreter &in);
   OptimizedFunction optimized_;
   std::shared_ptr<const codegen::CompiledFunction> compiled_;
+  std::unique_ptr<VariableRunContext> rc_;
 };
 
 }  // namespace tfs::runtime::tf

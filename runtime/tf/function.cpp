@@ -20,6 +20,7 @@
 #include <cstdio>
 #include <fmt/format.h>
 #include <llvm/ADT/SmallVector.h>
+#include <memory>
 
 namespace tfs::runtime::tf {
 
@@ -96,6 +97,12 @@ struct FunctionWrapper final : Object, CycleTracked {
     return Value(b);
   }
   std::optional<Value> call(Interpreter &in, Args args, const Kwargs &kwargs) override;
+  // The loop calling a tf.function again with tensors of the last call's
+  // dtypes and shapes, one tensor result, nothing recording or tracing:
+  // that call's concrete function runs without the general path's
+  // conversions, key and output rebuilding. nullopt: take the general path.
+  std::optional<Value> callLikeLast(Interpreter &in, Args args, const Kwargs &kwargs);
+  [[gnu::noinline]] std::optional<Value> callGeneral(Interpreter &in, Args args, const Kwargs &kwargs);
   std::optional<Value> getAttr(Interpreter &in, const std::string &name) override;
   // `specShapes`: get_concrete_function's TensorSpec shapes of the tensor
   // arguments (in argument order), which the trace takes for its parameters.
@@ -271,55 +278,6 @@ Value collectOutputs(Interpreter &in, const Value &v, GraphScope &g, std::vector
 }
 
 }  // namespace
-
-// TF's output type of a concrete function: TensorSpec(...), Tuple[...],
-// List[...], Dict[['k', ...]], None.
-std::string outputSpecText(Interpreter &in, const Value &s, const std::vector<ir::TensorType> &types) {
-  if (s.isInt()) {
-    size_t i = size_t(s.asInt());
-    return i < types.size() ? tensorSpecText(types[i].shape, types[i].dtype) : "?";
-  }
-  auto *t = s.as<TupleObject>();
-  if (!t || t->items.empty()) return "None";
-  std::string kind = in.str(t->items[0]);
-  if (kind == "none") return "None";
-  if (kind == "object") return in.repr(t->items[1]);
-  if (kind == "composite") return t->items[1].as<ClassObject>()->name;
-  std::string out = kind == "dict" ? "Dict[" : kind == "list" ? "List[" : "Tuple[";
-  bool first = true;
-  for (auto &x : in.toList(t->items[1])) {
-    out += first ? "" : ", ";
-    first = false;
-    if (kind == "dict") {
-      auto *p = x.as<TupleObject>();
-      out += "[" + in.repr(p->items[0]) + ", " + outputSpecText(in, p->items[1], types) + "]";
-    } else {
-      out += outputSpecText(in, x, types);
-    }
-  }
-  return out + "]";
-}
-
-Value rebuildOutputs(Interpreter &in, const Value &s, const std::vector<Value> &results) {
-  if (s.isInt()) return results[size_t(s.asInt())];
-  auto *t = s.as<TupleObject>();
-  std::string kind = in.str(t->items[0]);
-  if (kind == "none") return Value();
-  if (kind == "object") return t->items[1];
-  if (kind == "composite")
-    return compositeFromComponents(in, t->items[1], rebuildOutputs(in, t->items[2], results), t->items[3]);
-  std::vector<Value> items;
-  if (kind == "dict") {
-    auto d = make<DictObject>();
-    for (auto &kv : in.toList(t->items[1])) {
-      auto *p = kv.as<TupleObject>();
-      d->set(in, p->items[0], rebuildOutputs(in, p->items[1], results));
-    }
-    return d;
-  }
-  for (auto &x : in.toList(t->items[1])) items.push_back(rebuildOutputs(in, x, results));
-  return kind == "list" ? in.list(items) : in.tuple(items);
-}
 
 
 // TF's dispatch: the most specific relaxed trace whose shapes admit the call's.
@@ -532,7 +490,41 @@ Ref<ConcreteFunction> FunctionWrapper::concrete(Interpreter &in, std::span<const
   return cf;
 }
 
+std::optional<Value> FunctionWrapper::callLikeLast(Interpreter &in, Args args, const Kwargs &kwargs) {
+  if (!lastConcrete || !lastArgsEager || hasSignature || !kwargs.empty() || args.size() != lastEagerArgs.size() ||
+      args.size() > 8 || !lastConcrete->outputStructure.isInt() || !lastConcrete->exec)
+    return std::nullopt;
+  const TfContext &c = ctx(in);
+  // What call() checks before running: tracing, a v1 graph, eager mode,
+  // tapes, graph-run hooks, op profiling.
+  if (!c.graphs.empty() || (!c.initScope && c.v1Graph) || (c.runFunctionsEagerly && !c.eagerDisabled && !graphOnly) ||
+      !c.tapes.empty() || c.onGraphRun || in.profilingOps())
+    return std::nullopt;
+  // The handles, copied into raw storage (the run moves them out; a vector
+  // or SmallVector cost more than the copies).
+  struct Handles {
+    alignas(Tensor) unsigned char bytes[8 * sizeof(Tensor)];
+    size_t n = 0;
+    Tensor *data() { return reinterpret_cast<Tensor *>(bytes); }
+    ~Handles() { std::destroy_n(data(), n); }
+  } handles;
+  for (size_t i = 0; i < args.size(); ++i) {
+    auto *t = args[i].as<TensorObject>();
+    // matchesLastEagerArgs, and no numpy array (call() converts those).
+    if (!t || t->symbolic() || t->numpy || t->dtype() != lastEagerArgs[i].dtype || t->eager.shape() != lastEagerArgs[i].dims)
+      return std::nullopt;
+    new (handles.data() + handles.n++) Tensor(t->eager);
+  }
+  Ref<ConcreteFunction> cf = lastConcrete;  // the run may trace again and replace lastConcrete
+  return wrap(cf->exec->runTakingOne(in, std::span<Tensor>(handles.data(), handles.n), size_t(cf->outputStructure.asInt())));
+}
+
 std::optional<Value> FunctionWrapper::call(Interpreter &in, Args args, const Kwargs &kwargs) {
+  if (auto r = callLikeLast(in, args, kwargs)) return r;
+  return callGeneral(in, args, kwargs);
+}
+
+std::optional<Value> FunctionWrapper::callGeneral(Interpreter &in, Args args, const Kwargs &kwargs) {
   // numpy arrays and Python scalars with a signature become tensors (the
   // arguments are copied only when one does).
   std::vector<Value> converted;
@@ -547,8 +539,10 @@ std::optional<Value> FunctionWrapper::call(Interpreter &in, Args args, const Kwa
   }
   std::span<const Value> argv = converted.empty() ? std::span<const Value>(args) : std::span<const Value>(converted);
   TfContext &c = ctx(in);
-  // Nested call while tracing: trace the body inline into the outer graph.
-  if (!c.graphs.empty() || currentGraph(in)) {
+  // Nested call while tracing (or under a v1 graph outside tf.init_scope,
+  // what currentGraph() tells, without looking the context up again): trace
+  // the body inline into the outer graph.
+  if (!c.graphs.empty() || (!c.initScope && c.v1Graph)) {
     std::vector<Value> callArgs;
     if (!self.isNone()) callArgs.push_back(self);
     callArgs.insert(callArgs.end(), argv.begin(), argv.end());

@@ -136,11 +136,32 @@ std::string optionalStr(Interpreter &in, const Value &v, const char *what, const
   in.raise("TypeError", fmt::format("{} must be None or a string, not {}", what, in.typeName(v)));
 }
 
+// The module _tfs_stdio (internal): `stdout`, print()'s stream before sys is
+// imported, and `sys`, the sys module once it is.
+Value makeStdioModule(Interpreter &in) {
+  auto m = make<ModuleObject>("_tfs_stdio");
+  m->scope->vars["stdout"] = makeStdStream(in, 1);
+  return Value(m);
+}
+
+// Where print() writes without file=: sys.stdout (sys imported) or the
+// stream that sys.stdout would start as.
+Value printTarget(Interpreter &in) {
+  auto *stdio = in.importModule("_tfs_stdio").as<ModuleObject>();
+  auto &vars = stdio->scope->vars;
+  auto sys = vars.find("sys");
+  if (sys == vars.end()) return vars.find("stdout")->second;
+  auto &sysVars = sys->second.as<ModuleObject>()->scope->vars;
+  auto it = sysVars.find("stdout");
+  if (it == sysVars.end()) in.raise("RuntimeError", "lost sys.stdout");
+  return it->second;
+}
+
 Value print(Interpreter &in, const Bound &a) {
   std::string sep = optionalStr(in, a["sep"], "sep", " ");
   std::string end = optionalStr(in, a["end"], "end", "\n");
   Value file = a["file"];
-  if (file.isNone()) file = sysAttr(in, "stdout");
+  if (file.isNone()) file = printTarget(in);
   if (file.isNone()) return Value();
   const auto &items = a.varArgs();
   if (auto *s = file.as<StreamObject>(); s && !s->binary) {
@@ -312,8 +333,13 @@ Value makeStdStream(Interpreter &, int fd) {
   return Value(s);
 }
 
+void noteSysModuleLoaded(Interpreter &in, const Value &sys) {
+  in.importModule("_tfs_stdio").as<ModuleObject>()->scope->vars["sys"] = sys;
+}
+
 void registerIo() {
   Interpreter::registerNativeModule("io", makeIoModule);
+  Interpreter::registerNativeModule("_tfs_stdio", makeStdioModule);
   Interpreter::registerBuiltins(installBuiltins);
 }
 

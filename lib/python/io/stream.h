@@ -94,6 +94,13 @@ std::string fsPath(Interpreter &in, const Value &file);
 // per interpreter by the sys module.
 Value makeStdStream(Interpreter &in, int fd);
 
+// print() writes to sys.stdout, which only a script that imported sys can
+// have replaced: until then print() uses a stdout stream of its own (the
+// same C stream) and does not build the sys module, whose version_info and
+// float_info come from parsing a .tfs file. The sys module calls
+// noteSysModuleLoaded when it is made; from then on print() reads sys.stdout.
+void noteSysModuleLoaded(Interpreter &in, const Value &sys);
+
 // Registers `io` and the builtins open / print / input.
 void registerIo();
 

@@ -81,6 +81,7 @@ Value makeSysModule(Interpreter &in) {
       if (name == n) in.raise("NotImplementedError", fmt::format("sys.{} is not supported by tfs", name));
     return std::nullopt;
   };
+  pyio::noteSysModuleLoaded(in, Value(m));
   return Value(m);
 }
 
