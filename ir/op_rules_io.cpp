@@ -79,9 +79,10 @@ Types decodeRaw(In in, const Attrs &attrs) {
   if (in[0].dtype != DType::String) throw dtypeMismatch(OpKind::DecodeRaw, 0, DType::String, in[0].dtype);
   DType d = attrDType(attrs, "out_type").value_or(DType::UInt8);
   int64_t fixed = attrInt(attrs, "fixed_length", -1);
+  int64_t size = int64_t(dtypeSize(d));
   if (!in[0].shape.ranked) return {TensorType{d, Shape::unranked()}};
   std::vector<int64_t> dims = in[0].shape.dims;
-  dims.push_back(fixed >= 0 ? fixed / int64_t(dtypeSize(d)) : -1);
+  dims.push_back(fixed > 0 && fixed % size == 0 ? fixed / size : -1);
   return {TensorType{d, Shape(dims)}};
 }
 

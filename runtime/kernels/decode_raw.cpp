@@ -13,20 +13,26 @@ namespace tfs::runtime::kernels {
 
 namespace {
 
+// TF's two ops report errors under their own names.
+[[noreturn]] void failAs(const char *op, const std::string &msg) {
+  throw ir::OpError{"InvalidArgumentError", fmt::format("{} [Op:{}]", msg, op)};
+}
+
 std::vector<Tensor> decodeRaw(std::span<const Tensor> in, const ir::Attrs &attrs) {
   const Tensor &x = in[0];
   DType d = ir::attrDType(attrs, "out_type").value_or(DType::UInt8);
   bool little = ir::attrBool(attrs, "little_endian", true);
-  int64_t fixed = ir::attrInt(attrs, "fixed_length", -1);
+  bool padded = attrs.count("fixed_length") > 0;
+  int64_t fixed = ir::attrInt(attrs, "fixed_length", 0);
   int64_t size = int64_t(ir::dtypeSize(d));
   const std::string *p = x.data<std::string>();
   int64_t n = x.numElements();
   int64_t bytes;  // per string
-  if (fixed >= 0) {
+  if (padded) {
     if (fixed % size != 0)
-      fail(OpKind::DecodeRaw, fmt::format("fixed_length ({}) must be a multiple of the size of out_type ({})",
+      failAs("DecodePaddedRaw", fmt::format("fixed_length ({}) must be a multiple of the size of out_type ({})",
                                           fixed, size));
-    if (fixed == 0) fail(OpKind::DecodeRaw, fmt::format("fixed_length ({}) must be positive", fixed));
+    if (fixed <= 0) failAs("DecodePaddedRaw", fmt::format("fixed_length ({}) must be positive", fixed));
     bytes = fixed;
   } else {
     bytes = n == 0 ? 0 : int64_t(p[0].size());
@@ -49,6 +55,9 @@ std::vector<Tensor> decodeRaw(std::span<const Tensor> in, const ir::Attrs &attrs
     std::fill(q + copied, q + bytes, char(0));
     if (!little)
       for (int64_t k = 0; k + part <= bytes; k += part) std::reverse(q + k, q + k + part);
+    // tfs's bools are 0 or 1 (any nonzero byte reads as True, as in TF).
+    if (d == DType::Bool)
+      for (int64_t k = 0; k < bytes; ++k) q[k] = q[k] != 0;
   }
   return {out};
 }

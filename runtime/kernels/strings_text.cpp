@@ -176,19 +176,18 @@ std::vector<Tensor> substr(std::span<const Tensor> in, const ir::Attrs &attrs) {
     const std::string &str = p[off[0]];
     int64_t at = pos.elementAsInt(scalar ? 0 : off[1]);
     int64_t count = len.elementAsInt(scalar ? 0 : off[1]);
-    std::string where = twoD ? fmt::format("({}, {})", i / cols, i % cols) : std::to_string(i);
     if (chars) {
       int64_t start, bytes;
       if (!utf8Span(str, at, count, start, bytes))
-        fail(OpKind::Substr, fmt::format("pos {} out of range for string at index {}", at,
-                                         twoD ? std::to_string(i / cols) : where));
+        fail(OpKind::Substr, fmt::format("pos {} out of range for string at index {}", at, twoD ? i / cols : i));
       q[i] = str.substr(size_t(start), size_t(bytes));
       return;
     }
     int64_t size = int64_t(str.size());
     int64_t from = at < 0 ? at + size : at;
     if (from < 0 || from > size)
-      fail(OpKind::Substr, fmt::format("pos {} out of range for string b'{}' at index {}", at, str, where));
+      fail(OpKind::Substr, fmt::format("pos {} out of range for string b'{}' at index {}", at, str,
+                                       twoD ? fmt::format("({}, {})", i / cols, i % cols) : std::to_string(i)));
     q[i] = str.substr(size_t(from), count < 0 ? std::string::npos : size_t(count));
   });
   return out;
