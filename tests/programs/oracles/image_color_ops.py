@@ -12,8 +12,8 @@ px = np.array([[0.9, 0.2, 0.1], [0.3, 0.8, 0.4], [0.2, 0.3, 0.7], [0.5, 0.5, 0.5
 img = px.reshape(2, 3, 3).astype(np.float64)
 
 
-def show(label, a):
-    print(label, (np.round(np.asarray(a, np.float64), 4) + 0.0).tolist())
+def show(label, a, places=4):
+    print(label, (np.round(np.asarray(a, np.float64), places) + 0.0).tolist())
 
 
 def per_pixel(a, f):
@@ -64,7 +64,7 @@ show("hsv", per_pixel(img, colorsys.rgb_to_hsv))
 show("round_trip", img)
 show("hsv64", per_pixel(img, colorsys.rgb_to_hsv))
 gray = (img * np.array([0.2989, 0.5870, 0.1140])).sum(-1, keepdims=True)
-show("gray_rgb", np.repeat(gray, 3, -1))
+show("gray_rgb", np.repeat(gray, 3, -1), 3)
 u8 = np.array([[[200, 40, 10], [10, 100, 250]]], np.float32) * np.float32(1 / 255)
 c = contrast(u8.astype(np.float64), 1.5)
 print(tensor_text(np.clip(c * 255.5, 0, 255).astype(np.uint8), "uint8"))
