@@ -743,8 +743,9 @@ TypeRule typeRuleFor(OpKind k) {
   case OpKind::TensorScatterMax: case OpKind::TensorScatterMin: case OpKind::Slice: case OpKind::EnsureShape:
   case OpKind::Lu:
     return linalgTypeRule(k);
-  case OpKind::ReadFile: case OpKind::DecodeCsv: case OpKind::ParseExampleDense: return ioTypeRule(k);
+  case OpKind::ReadFile: case OpKind::DecodeCsv: case OpKind::ParseExampleDense: case OpKind::DecodeRaw: return ioTypeRule(k);
   TFS_SPECIAL_OP_CASES: return specialTypeRule(k);
+  TFS_IMAGE_OP_CASES: return imageTypeRule(k);
   TFS_SPECTRAL_OP_CASES: return spectralTypeRule(k);
   case OpKind::ReluGrad: return reluGrad;
   case OpKind::StringJoin: return stringJoin;
@@ -781,7 +782,7 @@ bool isNotDifferentiable(OpKind k) {
   case OpKind::StringJoin: case OpKind::AsString: case OpKind::ZerosLike: case OpKind::OnesLike:
   case OpKind::ReduceAny: case OpKind::ReduceAll: case OpKind::FloorDiv: case OpKind::TruncateDiv:
   case OpKind::Placeholder: case OpKind::Print: case OpKind::Assert: case OpKind::WhereIndices:
-  case OpKind::ReadFile: case OpKind::DecodeCsv: case OpKind::ParseExampleDense:
+  case OpKind::ReadFile: case OpKind::DecodeCsv: case OpKind::ParseExampleDense: case OpKind::DecodeRaw:
   case OpKind::WriteSummary:
   case OpKind::CollectiveAllReduce:
     return true;

@@ -32,6 +32,13 @@ const char *scatterOpType(OpKind kind);
 // op_rules_io.cpp); null / "?" for any other op.
 TypeRule ioTypeRule(OpKind kind);
 const char *ioOpType(OpKind kind);
+// The image colour ops (adjust_contrastv2 / saturation / hue, rgb_to_hsv,
+// hsv_to_rgb; op_rules_image.cpp): rules and TF op type names.
+#define TFS_IMAGE_OP_CASES                                                                                    \
+  case OpKind::AdjustContrastv2: case OpKind::AdjustSaturation: case OpKind::AdjustHue:                       \
+  case OpKind::RgbToHsv: case OpKind::HsvToRgb: case OpKind::RgbToHsvGrad
+TypeRule imageTypeRule(OpKind kind);
+const char *imageOpType(OpKind kind);
 bool isNotDifferentiable(OpKind kind);
 
 // The special functions (lgamma ... betainc, mul_no_nan,

@@ -71,6 +71,21 @@ Types parseExampleDense(In in, const Attrs &attrs) {
   return {TensorType{d, Shape(dims)}};
 }
 
+// decode_raw(bytes) {out_type, little_endian, fixed_length}: TF's DecodeRaw
+// (every string one length, checked by the kernel) and DecodePaddedRaw
+// (fixed_length bytes per string). The element count is known here only
+// for a fixed length.
+Types decodeRaw(In in, const Attrs &attrs) {
+  if (in[0].dtype != DType::String) throw dtypeMismatch(OpKind::DecodeRaw, 0, DType::String, in[0].dtype);
+  DType d = attrDType(attrs, "out_type").value_or(DType::UInt8);
+  int64_t fixed = attrInt(attrs, "fixed_length", -1);
+  int64_t size = int64_t(dtypeSize(d));
+  if (!in[0].shape.ranked) return {TensorType{d, Shape::unranked()}};
+  std::vector<int64_t> dims = in[0].shape.dims;
+  dims.push_back(fixed > 0 && fixed % size == 0 ? fixed / size : -1);
+  return {TensorType{d, Shape(dims)}};
+}
+
 }  // namespace
 
 TypeRule ioTypeRule(OpKind k) {
@@ -78,6 +93,7 @@ TypeRule ioTypeRule(OpKind k) {
   case OpKind::ReadFile: return readFile;
   case OpKind::DecodeCsv: return decodeCsv;
   case OpKind::ParseExampleDense: return parseExampleDense;
+  case OpKind::DecodeRaw: return decodeRaw;
   default: return nullptr;
   }
 }
@@ -87,6 +103,7 @@ const char *ioOpType(OpKind k) {
   case OpKind::ReadFile: return "ReadFile";
   case OpKind::DecodeCsv: return "DecodeCSV";
   case OpKind::ParseExampleDense: return "ParseExampleV2";
+  case OpKind::DecodeRaw: return "DecodeRaw";
   default: return "?";
   }
 }

@@ -28,13 +28,29 @@ template <OpKind K> Types elementwise(In in, const Attrs &attrs) {
   return {TensorType{out, in[0].shape}};
 }
 
+// TF's Substr: pos and len of one shape; scalars or input's shape apply
+// per element, any other shape broadcasts against input (TF's kernel has
+// the 1-D and 2-D cases only).
 Types substr(In in, const Attrs &) {
   requireString(OpKind::Substr, in, 0);
   for (size_t i = 1; i < 3; ++i)
     if (in[i].dtype != DType::Int32 && in[i].dtype != DType::Int64)
       throw dtypeMismatch(OpKind::Substr, int(i), DType::Int32, in[i].dtype);
   if (in[1].dtype != in[2].dtype) throw dtypeMismatch(OpKind::Substr, 2, in[1].dtype, in[2].dtype);
-  return {TensorType{DType::String, in[0].shape}};
+  const Shape &pos = in[1].shape, &len = in[2].shape;
+  if (!pos.ranked || !len.ranked || !in[0].shape.ranked) return {TensorType{DType::String, Shape::unranked()}};
+  bool same = pos.rank() == len.rank();
+  for (size_t i = 0; same && i < pos.rank(); ++i)
+    same = pos.dims[i] < 0 || len.dims[i] < 0 || pos.dims[i] == len.dims[i];
+  if (!same)
+    throw opError(OpKind::Substr, fmt::format("pos and len should have the same shape, got: {} vs. {}",
+                                              pos.debugString(), len.debugString()));
+  if (pos.rank() == 0 || pos == in[0].shape) return {TensorType{DType::String, in[0].shape}};
+  Shape out = broadcastShapes(in[0].shape, pos, OpKind::Substr);
+  if (out.rank() > 2)
+    throw OpError{"UnimplementedError", fmt::format("Substr broadcast not implemented for {} dimensions [Op:Substr]",
+                                                    out.rank())};
+  return {TensorType{DType::String, out}};
 }
 
 Types reduceJoin(In in, const Attrs &attrs) {

@@ -150,6 +150,7 @@ const char *tfOpType(OpKind k) {
   case OpKind::Lu:
     return linalgOpType(k);
   TFS_SPECIAL_OP_CASES: return specialOpType(k);
+  TFS_IMAGE_OP_CASES: return imageOpType(k);
   TFS_SPECTRAL_OP_CASES: return spectralOpType(k);
   case OpKind::MaxPoolWithArgmax: return "MaxPoolWithArgmax";
   case OpKind::MaxPoolGradWithArgmax: return "MaxPoolGradWithArgmax";
@@ -161,7 +162,7 @@ const char *tfOpType(OpKind k) {
   case OpKind::ReluGrad: return "ReluGrad";
   case OpKind::StringJoin: return "StringJoin";
   case OpKind::AsString: return "AsString";
-  case OpKind::ReadFile: case OpKind::DecodeCsv: case OpKind::ParseExampleDense: return ioOpType(k);
+  case OpKind::ReadFile: case OpKind::DecodeCsv: case OpKind::ParseExampleDense: case OpKind::DecodeRaw: return ioOpType(k);
   case OpKind::NumOps: break;
   }
   return "?";

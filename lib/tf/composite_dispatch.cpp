@@ -49,7 +49,8 @@ const char *const kMathNames[] = {
     "reduce_all", "reduce_prod", "concat", "stack", "tile"};
 const char *const kNnNames[] = {"relu", "relu6", "elu", "selu", "gelu", "softplus", "softsign", "sigmoid", "tanh",
                                 "log_sigmoid", "silu", "swish", "leaky_relu"};
-const char *const kStringsNames[] = {"as_string", "length", "lower", "upper", "strip"};
+const char *const kStringsNames[] = {"as_string", "length", "lower", "upper", "strip", "substr", "join",
+                                     "to_hash_bucket_fast", "to_hash_bucket_strong", "to_hash_bucket"};
 
 void wrap(Interpreter &in, ModuleObject &m, const char *name) {
   auto it = m.scope->vars.find(name);

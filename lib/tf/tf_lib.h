@@ -44,6 +44,9 @@ void installStrings(Interpreter &in, ModuleObject &strings);
 // (strings/hash_bindings.cpp).
 void installStringHashes(Interpreter &in, ModuleObject &tf, ModuleObject &strings);
 void installStringHashesV1(Interpreter &in, ModuleObject &v1);
+// tf.raw_ops of the image colour ops, DecodeRaw / DecodePaddedRaw and
+// tf.io.decode_raw (image/image_bindings.cpp).
+void installImageOps(Interpreter &in, ModuleObject &tf);
 // tf.TensorSpec (tensor_spec.cpp).
 void installTensorSpec(Interpreter &in, ModuleObject &tf);
 // tf.py_function / tf.numpy_function (py_function.cpp).

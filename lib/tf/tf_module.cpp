@@ -430,6 +430,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
   };
   installStrings(in, *strings);
   installStringHashes(in, *tf, *strings);
+  installImageOps(in, *tf);
   installPyFunction(in, *tf);
 
   installFunctionApi(in, *tf);

@@ -104,5 +104,6 @@ std::span<const RuleEntry> linalgRules();
 std::span<const RuleEntry> scatterRules();
 std::span<const RuleEntry> specialRules();  // rules_special.cpp
 std::span<const RuleEntry> spectralRules();  // rules_spectral.cpp
+std::span<const RuleEntry> imageRules();  // rules_image.cpp
 
 }  // namespace tfs::runtime::autodiff_detail

@@ -32,7 +32,7 @@ constexpr OpKind kNotDifferentiable[] = {
     OpKind::ReduceJoin, OpKind::StringFormat, OpKind::RegexFullMatch, OpKind::RegexReplace,
     OpKind::StringToHashBucketFast, OpKind::StringToHashBucketStrong, OpKind::StringToHashBucket, OpKind::Fingerprint,
     OpKind::TensorArrayWriteGrad, OpKind::TensorArrayRowOrZeros, OpKind::TensorArrayUndoWrite,
-    OpKind::ReadFile, OpKind::DecodeCsv, OpKind::ParseExampleDense,
+    OpKind::ReadFile, OpKind::DecodeCsv, OpKind::ParseExampleDense, OpKind::DecodeRaw,
     OpKind::WriteSummary,
     OpKind::CollectiveAllReduce,
 };
@@ -52,7 +52,7 @@ const Registry &registry() {
                        autodiff_detail::nnRules(), autodiff_detail::windowRules(),
                        autodiff_detail::indexRules(), autodiff_detail::linalgRules(),
                        autodiff_detail::scatterRules(), autodiff_detail::specialRules(),
-                       autodiff_detail::spectralRules()})
+                       autodiff_detail::spectralRules(), autodiff_detail::imageRules()})
       for (const auto &e : table)
         r.rules[static_cast<size_t>(e.kind)] = e.rule;
     for (OpKind k : kNotDifferentiable)

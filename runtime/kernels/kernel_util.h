@@ -47,6 +47,8 @@ void registerMatrixIndexOps(KernelTable &t);
 void registerTensorArrayOps(KernelTable &t);
 void registerComplex(KernelTable &t);
 void registerIoOps(KernelTable &t);
+void registerDecodeRaw(KernelTable &t);  // decode_raw.cpp
+void registerImageColor(KernelTable &t);  // image_color.cpp: adjust_contrast/saturation/hue, rgb <-> hsv
 void registerExampleParsing(KernelTable &t);
 void registerCollectives(KernelTable &t);
 void registerSpecialMath(KernelTable &t);  // special_math.cpp: lgamma ... betainc, mul_no_nan

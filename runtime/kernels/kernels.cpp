@@ -31,6 +31,8 @@ const KernelTable &table() {
     registerTensorArrayOps(t);
     registerComplex(t);
     registerIoOps(t);
+    registerDecodeRaw(t);
+    registerImageColor(t);
     registerExampleParsing(t);
     registerCollectives(t);
     registerSpecialMath(t);
@@ -72,8 +74,8 @@ namespace {
 // Kernels see only float32; ops that convert dtypes themselves (Cast) are
 // the exceptions.
 bool computesInFloat32(ir::OpKind kind, std::span<const Tensor> inputs, const ir::Attrs &attrs) {
-  // Fingerprint hashes the half floats' own bytes.
-  if (kind == ir::OpKind::Cast || kind == ir::OpKind::Fingerprint) return false;
+  // Fingerprint hashes the half floats' own bytes; DecodeRaw writes them.
+  if (kind == ir::OpKind::Cast || kind == ir::OpKind::Fingerprint || kind == ir::OpKind::DecodeRaw) return false;
   for (const Tensor &t : inputs)
     if (ir::isHalfFloat(t.dtype())) return true;
   for (const auto &[key, value] : attrs)

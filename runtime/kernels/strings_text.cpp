@@ -7,6 +7,7 @@
 #include "runtime/tensor/format.h"
 #include "runtime/tensor/template_fill.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 
@@ -104,28 +105,91 @@ std::vector<Tensor> toNumber(std::span<const Tensor> in, const ir::Attrs &attrs)
   return out;
 }
 
+// TF's UTF-8 walks (string_util.h): move `pos` by n characters; false when
+// the string ends first (or n is negative).
+bool isTrailByte(char c) { return static_cast<signed char>(c) < -0x40; }
+
+bool forwardChars(const std::string &s, int64_t n, int64_t &pos) {
+  int64_t counted = 0, size = int64_t(s.size());
+  while (counted < n && pos < size) {
+    do ++pos;
+    while (pos < size && isTrailByte(s[size_t(pos)]));
+    ++counted;
+  }
+  return counted == n;
+}
+
+bool backChars(const std::string &s, int64_t n, int64_t &pos) {
+  int64_t counted = 0;
+  while (counted < n && pos > 0) {
+    do --pos;
+    while (isTrailByte(s[size_t(pos)]) && pos > 0);
+    ++counted;
+  }
+  return counted == n;
+}
+
+// Byte start and length of the substring of pos/len characters; false
+// when pos is out of range (TF's UpdatePosAndLenForUtf8).
+bool utf8Span(const std::string &s, int64_t pos, int64_t len, int64_t &start, int64_t &bytes) {
+  if (pos >= 0) {
+    start = 0;
+    if (!forwardChars(s, pos, start)) return false;
+    int64_t end = start;
+    forwardChars(s, len, end);
+    bytes = end - start;
+    return true;
+  }
+  int64_t end = int64_t(s.size());
+  int64_t skip = std::max<int64_t>(-pos - len, 0);
+  if (!backChars(s, skip, end)) return false;
+  start = end;
+  if (!backChars(s, -pos - skip, start)) return false;
+  bytes = end - start;
+  return true;
+}
+
+// TF's Substr: pos / len per element (scalars, input's shape, or broadcast
+// against input up to 2-D). BYTE positions count from the end when
+// negative and a negative len takes the rest of the string (TF passes it
+// to string_view::substr as a huge size); UTF8_CHAR walks characters.
 std::vector<Tensor> substr(std::span<const Tensor> in, const ir::Attrs &attrs) {
   const Tensor &x = in[0], &pos = in[1], &len = in[2];
-  int64_t n = x.numElements();
+  if (pos.shape() != len.shape())
+    fail(OpKind::Substr, fmt::format("pos and len should have the same shape, got: {} vs. {}",
+                                     ir::Shape(pos.shape()).debugString(), ir::Shape(len.shape()).debugString()));
   for (const Tensor *t : {&pos, &len})
-    if (t->numElements() != 1 && t->shape() != x.shape())
-      fail(OpKind::Substr, "pos and len must be scalars or have the shape of input");
+    if (t->numElements() == 0)
+      fail(OpKind::Substr, fmt::format("received empty tensor {}_tensor: Tensor<type: {} shape: {} values: >",
+                                       t == &pos ? "pos" : "len", ir::dtypeName(t->dtype()),
+                                       ir::Shape(t->shape()).debugString()));
   std::vector<Tensor> out = allocateOutputs(OpKind::Substr, in, attrs);
   bool chars = utf8Unit(attrs);
+  bool scalar = pos.rank() == 0;
+  bool twoD = !scalar && pos.shape() != x.shape() && out[0].rank() == 2;
+  int64_t cols = twoD ? out[0].shape()[1] : 1;
   const std::string *p = x.data<std::string>();
   std::string *q = out[0].data<std::string>();
-  for (int64_t i = 0; i < n; ++i) {
-    int64_t at = pos.elementAsInt(pos.numElements() == 1 ? 0 : i);
-    int64_t count = len.elementAsInt(len.numElements() == 1 ? 0 : i);
-    std::vector<size_t> starts = chars ? charStarts(p[i]) : std::vector<size_t>{};
-    int64_t size = chars ? int64_t(starts.size()) - 1 : int64_t(p[i].size());
+  const std::vector<int64_t> &outShape = out[0].shape();
+  std::vector<int64_t> posShape = scalar ? outShape : pos.shape();
+  forEachBroadcast<2>(outShape, {&x.shape(), &posShape}, [&](int64_t i, const std::array<int64_t, 2> &off) {
+    const std::string &str = p[off[0]];
+    int64_t at = pos.elementAsInt(scalar ? 0 : off[1]);
+    int64_t count = len.elementAsInt(scalar ? 0 : off[1]);
+    if (chars) {
+      int64_t start, bytes;
+      if (!utf8Span(str, at, count, start, bytes))
+        fail(OpKind::Substr, fmt::format("pos {} out of range for string at index {}", at, twoD ? i / cols : i));
+      q[i] = str.substr(size_t(start), size_t(bytes));
+      return;
+    }
+    int64_t size = int64_t(str.size());
     int64_t from = at < 0 ? at + size : at;
     if (from < 0 || from > size)
-      fail(OpKind::Substr, fmt::format("pos {} out of range for string b'{}' at index {}", at, p[i], i));
-    int64_t to = std::min(size, from + std::max<int64_t>(count, 0));
-    q[i] = chars ? p[i].substr(starts[size_t(from)], starts[size_t(to)] - starts[size_t(from)])
-                 : p[i].substr(size_t(from), size_t(to - from));
-  }
+      fail(OpKind::Substr, fmt::format("pos {} out of range for string b'{}' at index {}", at, str,
+                                       twoD ? fmt::format("({}, {})", i / cols, i % cols) : std::to_string(i)));
+    q[i] = str.substr(size_t(from), count < 0 ? std::string::npos : size_t(count));
+  });
   return out;
 }
 

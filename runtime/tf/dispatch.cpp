@@ -13,6 +13,7 @@
 #include "frontend/library_span.h"
 
 #include <atomic>
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace tfs::runtime::tf {
@@ -234,7 +235,29 @@ void scan(Interpreter &in, const Value &v, size_t depth, std::vector<int64_t> &s
 }
 }  // namespace
 
+namespace {
+// TF's conversion function for a TensorShape (constant_op's
+// _tensor_shape_tensor_conversion_function): its dims as int32, or int64
+// when one does not fit or int64 is asked for.
+Tensor shapeAsTensor(Interpreter &in, const ir::Shape &s, const Value &v, std::optional<DType> dtype) {
+  std::string text = in.str(v);
+  if (!s.ranked || std::any_of(s.dims.begin(), s.dims.end(), [](int64_t d) { return d < 0; }))
+    in.raise("ValueError", fmt::format("Cannot convert a partially known TensorShape {} to a Tensor.", text));
+  bool wide = std::any_of(s.dims.begin(), s.dims.end(), [](int64_t d) { return d > INT32_MAX; });
+  if (dtype && *dtype != DType::Int32 && *dtype != DType::Int64)
+    in.raise("TypeError", fmt::format("Cannot convert TensorShape {} to dtype <dtype: '{}'>. Allowed dtypes are "
+                                      "tf.int32 and tf.int64.", text, ir::dtypeName(*dtype)));
+  if (dtype == DType::Int32 && wide)
+    in.raise("ValueError", fmt::format("Cannot convert TensorShape {} to dtype int32; a dimension is too large. "
+                                       "Consider using tf.int64.", text));
+  DType out = dtype.value_or(wide ? DType::Int64 : DType::Int32);
+  std::vector<double> dims(s.dims.begin(), s.dims.end());
+  return Tensor::fromDoubles(out, {int64_t(dims.size())}, dims);
+}
+}  // namespace
+
 Tensor tensorFromPython(Interpreter &in, const Value &v, std::optional<DType> dtype, bool numpyDefaults) {
+  if (auto *ts = v.as<TensorShapeObject>(); ts && !numpyDefaults) return shapeAsTensor(in, ts->shape, v, dtype);
   std::vector<int64_t> shape;
   bool anyFloat = false, anyInt = false, anyBool = false, anyStr = false, anyComplex = false;
   std::vector<Value> flat;

@@ -270,8 +270,10 @@ std::optional<Value> TensorObject::getAttr(Interpreter &in, const std::string &n
     return in.str(tensorName());
   }
   if (name == "numpy") {
+    // TF 2.15's graph tensors (SymbolicTensor) have no numpy method at all
+    // (the function guide's leaked tensor: AttributeError).
+    if (symbolic()) raiseTf(in, "AttributeError", "'SymbolicTensor' object has no attribute 'numpy'");
     return in.native("numpy", [self](Interpreter &in, Args, const Kwargs &) -> Value {
-      if (self->symbolic()) raiseTf(in, "NotImplementedError", "numpy() is only available when eager execution is enabled.");
       // A scalar string tensor's numpy() is Python bytes in TF (b'...').
       if (self->eager.dtype() == DType::String && self->eager.rank() == 0)
         return Value(make<BytesObject>(self->eager.data<std::string>()[0]));

@@ -20,11 +20,11 @@ std::string opName(Interpreter &in, const Bound &a, const char *dflt) {
 
 Ref<TensorObject> stringInput(Interpreter &in, const Value &v) { return toTensor(in, v); }
 
-std::string unitArg(Interpreter &in, const Value &v) {
+std::string unitArg(Interpreter &in, const Value &v, const char *op) {
   std::string unit = in.str(v);
   if (unit != "BYTE" && unit != "UTF8_CHAR")
-    in.raise("ValueError", fmt::format("Attr 'unit' of 'StringLength' Op passed string '{}' not in: \"BYTE\", "
-                                       "\"UTF8_CHAR\".", unit));
+    in.raise("ValueError", fmt::format("Attr 'unit' of '{}' Op passed string '{}' not in: \"BYTE\", "
+                                       "\"UTF8_CHAR\".", op, unit));
   return unit;
 }
 
@@ -58,8 +58,8 @@ void installStrings(Interpreter &in, ModuleObject &strings) {
         return Value(callOp1(in, OpKind::AsString, {toTensor(in, a["input"])}, attrs, opName(in, a, "AsString")));
       });
   def("length(input, unit='BYTE', name=None)", [](Interpreter &in, const Bound &a) -> Value {
-    return Value(callOp1(in, OpKind::StringLength, {stringInput(in, a["input"])}, {{"unit", unitArg(in, a["unit"])}},
-                         opName(in, a, "StringLength")));
+    return Value(callOp1(in, OpKind::StringLength, {stringInput(in, a["input"])},
+                         {{"unit", unitArg(in, a["unit"], "StringLength")}}, opName(in, a, "StringLength")));
   });
   def("upper(input, encoding='', name=None)", [](Interpreter &in, const Bound &a) -> Value {
     encodingArg(in, a["encoding"], "upper");
@@ -83,8 +83,8 @@ void installStrings(Interpreter &in, ModuleObject &strings) {
   def("substr(input, pos, len, unit='BYTE', name=None)", [](Interpreter &in, const Bound &a) -> Value {
     auto pos = toTensor(in, a["pos"]);
     auto len = toTensor(in, a["len"], pos->dtype());
-    return Value(callOp1(in, OpKind::Substr, {stringInput(in, a["input"]), pos, len}, {{"unit", unitArg(in, a["unit"])}},
-                         opName(in, a, "Substr")));
+    return Value(callOp1(in, OpKind::Substr, {stringInput(in, a["input"]), pos, len},
+                         {{"unit", unitArg(in, a["unit"], "Substr")}}, opName(in, a, "Substr")));
   });
   def("reduce_join(inputs, axis=None, keepdims=False, separator='', name=None)",
       [](Interpreter &in, const Bound &a) -> Value {
