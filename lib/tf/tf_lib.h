@@ -48,6 +48,8 @@ void installStringHashesV1(Interpreter &in, ModuleObject &v1);
 void installTensorSpec(Interpreter &in, ModuleObject &tf);
 // tf.py_function / tf.numpy_function (py_function.cpp).
 void installPyFunction(Interpreter &in, ModuleObject &tf);
+// tf.bitwise and tf.bitcast (bitwise_bindings.cpp).
+void installBitwise(Interpreter &in, ModuleObject &tf);
 // The seed pair of a stateful random op (tf.random.set_seed semantics) and
 // of a stateless one (its `seed` argument, shape [2]).
 std::pair<int64_t, int64_t> seeds(Interpreter &in, const Value &opSeed);

@@ -431,6 +431,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
   installStrings(in, *strings);
   installStringHashes(in, *tf, *strings);
   installPyFunction(in, *tf);
+  installBitwise(in, *tf);
 
   installFunctionApi(in, *tf);
   submodule(in, *tf, "nest")->lazy = [](Interpreter &in, const std::string &name) {

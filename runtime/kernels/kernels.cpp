@@ -35,6 +35,7 @@ const KernelTable &table() {
     registerCollectives(t);
     registerSpecialMath(t);
     registerSpectral(t);
+    registerBitwise(t);
     return t;
   }();
   return t;
@@ -72,8 +73,8 @@ namespace {
 // Kernels see only float32; ops that convert dtypes themselves (Cast) are
 // the exceptions.
 bool computesInFloat32(ir::OpKind kind, std::span<const Tensor> inputs, const ir::Attrs &attrs) {
-  // Fingerprint hashes the half floats' own bytes.
-  if (kind == ir::OpKind::Cast || kind == ir::OpKind::Fingerprint) return false;
+  // Fingerprint hashes the half floats' own bytes; Bitcast reinterprets them.
+  if (kind == ir::OpKind::Cast || kind == ir::OpKind::Fingerprint || kind == ir::OpKind::Bitcast) return false;
   for (const Tensor &t : inputs)
     if (ir::isHalfFloat(t.dtype())) return true;
   for (const auto &[key, value] : attrs)

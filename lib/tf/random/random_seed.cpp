@@ -101,7 +101,7 @@ std::pair<int64_t, int64_t> seeds(Interpreter &in, const Value &opSeed) {
   if (c.globalSeed >= 0) {
     int64_t op;
     if (!opSeed.isNone()) op = in.toInt(opSeed);
-    else if (GraphScope *g = currentGraph(in)) op = ++g->opSeedCounter;
+    else if (GraphScope *g = currentGraph(in)) op = g->nextOpSeed();
     else op = internalOperationSeed(seedState(in));
     pair = {truncateSeed(c.globalSeed), truncateSeed(op)};
   } else if (!opSeed.isNone()) {
