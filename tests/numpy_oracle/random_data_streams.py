@@ -78,3 +78,24 @@ ctx = Context(11)
 print(random_dataset(ctx.seeds(None), 3))
 print(sample_from_datasets([a, b], [1.0, 1.0], ctx.seeds(None)))
 print(sum((dataset_shuffle(6, 6, ctx.seeds(None), k) for k in range(2)), []))
+
+
+# Model.fit(shuffle=True): the permutation of each epoch is RandomShuffle
+# (swap i with i + word % (n - i)) from Philox(5, 0), n - 1 words per epoch,
+# the kernel moving on by whole blocks.
+def fit_orders(seed, n, epochs):
+    gen = Gen.from_seeds(seed % (2**31 - 1), 0)
+    for _ in range(epochs):
+        order = list(range(n))
+        w = words(Gen(
+            [gen.c & 0xFFFFFFFF, (gen.c >> 32) & 0xFFFFFFFF, (gen.c >> 64) & 0xFFFFFFFF, gen.c >> 96], gen.key), n - 1)
+        gen.skip((n - 1 + 3) // 4)
+        for i in range(n - 1):
+            j = i + w[i] % (n - i)
+            order[i], order[j] = order[j], order[i]
+        yield order
+
+
+for order in fit_orders(5, 10, 2):
+    for start in range(0, 10, 4):
+        print("[" + " ".join(str(v) for v in order[start:start + 4]) + "]")

@@ -6,9 +6,10 @@
 //  * global seed only: eagerly the op seed is the next
 //    random.Random(global_seed).randint(0, 2**31 - 1) of the context (a
 //    CPython Mersenne Twister, reset by tf.random.set_seed); in a traced
-//    function TF numbers the op by the graph's op count, which tfs's graphs
-//    do not reproduce: there tfs counts the function's random ops instead
-//    (deterministic, but not TF's numbers);
+//    function it is TF 2.15's per-graph counter (random_seed.py's
+//    _graph_to_seed_dict: 0, 1, 2, ... per get_seed call in that graph,
+//    each cond branch and loop body being a graph of its own), which
+//    GraphScope::nextOpSeed keeps per region;
 //  * neither: (0, 0), a nondeterministic stream.
 // Eagerly, calls of one op with the same seeds and dtypes share one kernel
 // whose generator moves on by what each call reserved (TF's kernel cache);
