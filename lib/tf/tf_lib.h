@@ -56,6 +56,11 @@ std::pair<int64_t, int64_t> seeds(Interpreter &in, const Value &opSeed);
 // tf.random.set_seed (random/random_seed.cpp): the global seed (None
 // unsets it), the eager op-seed sequence and the eager kernels' streams.
 void setGlobalSeed(Interpreter &in, const Value &seed);
+// tf.map_fn / scan / foldl / foldr call their function once per element
+// where TF stages it once in a while_loop body: between enter and exit, a
+// stateful random op made in a graph is refused (its draws would differ).
+void enterUnrolledLoop(Interpreter &in, std::string what);
+void exitUnrolledLoop(Interpreter &in);
 // A stateful random op (attrs without the seeds) seeded as TF seeds it:
 // eagerly it continues the stream of earlier calls with the same seeds.
 // One tf.random.Generator draw (kind "normal", "truncated_normal" or

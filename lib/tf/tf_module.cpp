@@ -614,6 +614,15 @@ void registerTfModules() {
       int64_t seed = ctx(in).globalSeed;
       return seed >= 0 ? Value::integer(seed) : Value();
     });
+    // tf.map_fn and friends around their per-element calls (_tf_control.tfs).
+    m->scope->vars["enter_unrolled"] = nativeWithSignature(in, "enter_unrolled(what)", [](Interpreter &in, const Bound &a) {
+      enterUnrolledLoop(in, in.str(a["what"]));
+      return Value();
+    });
+    m->scope->vars["exit_unrolled"] = nativeWithSignature(in, "exit_unrolled()", [](Interpreter &in, const Bound &) {
+      exitUnrolledLoop(in);
+      return Value();
+    });
     // tf.data's shuffle draws (lib/tf/data/_tf_data.tfs).
     m->scope->vars["philox_words"] = nativeWithSignature(
         in, "philox_words(seed, seed2, start, count)", [](Interpreter &in, const Bound &a) {

@@ -35,6 +35,9 @@ using KernelKey = std::tuple<int, int64_t, int64_t, int, int>;
 struct SeedState {
   std::mt19937 rng;
   std::map<KernelKey, int64_t> kernelBlocks;
+  // The tf.map_fn / scan / fold calls running their function once per
+  // element (innermost last); see enterUnrolledLoop.
+  std::vector<std::string> unrolled;
 };
 
 SeedState &seedState(Interpreter &in) {
@@ -136,6 +139,13 @@ Ref<TensorObject> statefulRandomOp(Interpreter &in, ir::OpKind kind, std::vector
   if (std::optional<ir::DType> d = ir::attrDType(attrs, "dtype"); d && (*d == ir::DType::Float16 || *d == ir::DType::BFloat16))
     raiseTf(in, "NotImplementedError",
             fmt::format("random draws of dtype tf.{} are not supported by tfs", ir::dtypeName(*d)));
+  SeedState &state = seedState(in);
+  if (!state.unrolled.empty() && currentGraph(in))
+    raiseTf(in, "NotImplementedError",
+            fmt::format("a stateful random op inside {} in a tf.function is not supported by tfs: TensorFlow stages "
+                        "the function once in a while_loop body, one op drawing on every iteration, where tfs calls "
+                        "it once per element",
+                        state.unrolled.back()));
   auto [s1, s2] = seeds(in, opSeed);
   attrs["seed"] = s1;
   attrs["seed2"] = s2;
@@ -153,6 +163,13 @@ Ref<TensorObject> statefulRandomOp(Interpreter &in, ir::OpKind kind, std::vector
   for (auto &x : xs) operands.push_back(x->eager);
   blocks += kernels::randomBlocksReserved(kind, operands, result->eager);
   return result;
+}
+
+void enterUnrolledLoop(Interpreter &in, std::string what) { seedState(in).unrolled.push_back(std::move(what)); }
+
+void exitUnrolledLoop(Interpreter &in) {
+  SeedState &s = seedState(in);
+  if (!s.unrolled.empty()) s.unrolled.pop_back();
 }
 
 Value generatorDraw(Interpreter &in, const std::string &kind, const Value &shape, const Value &state, ir::DType d,
