@@ -72,6 +72,10 @@ Value generatorDraw(Interpreter &in, const std::string &kind, const Value &shape
 // Words start .. start + count - 1 of TF's Philox(seed, seed2) stream, one
 // uint32 at a time (tf.data's shuffle and seed generators draw these).
 Value philoxWords(Interpreter &in, int64_t seed, int64_t seed2, int64_t start, int64_t count);
+// `count` Philox blocks (4 words each) of a stateless seed pair (rng 1: a, b)
+// or a Generator state (rng 2: a, b, c), `skip` blocks on (TF's binomial
+// kernels draw per output from such a copy).
+Value philoxBlocks(Interpreter &in, int64_t rng, int64_t a, int64_t b, int64_t c, int64_t skip, int64_t count);
 Ref<TensorObject> statefulRandomOp(Interpreter &in, ir::OpKind kind, std::vector<Ref<TensorObject>> xs,
                                    ir::Attrs attrs, const Value &opSeed, const char *name);
 std::pair<int64_t, int64_t> statelessSeedPair(Interpreter &in, const Value &seed);

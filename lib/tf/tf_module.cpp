@@ -628,6 +628,11 @@ void registerTfModules() {
         in, "philox_words(seed, seed2, start, count)", [](Interpreter &in, const Bound &a) {
           return philoxWords(in, in.toInt(a["seed"]), in.toInt(a["seed2"]), in.toInt(a["start"]), in.toInt(a["count"]));
         });
+    m->scope->vars["philox_blocks"] = nativeWithSignature(
+        in, "philox_blocks(rng, a, b, c, skip, count)", [](Interpreter &in, const Bound &a) {
+          return philoxBlocks(in, in.toInt(a["rng"]), in.toInt(a["a"]), in.toInt(a["b"]), in.toInt(a["c"]),
+                              in.toInt(a["skip"]), in.toInt(a["count"]));
+        });
     // The seed pair of a tf.data random op (TF's data/util/random_seed.py
     // get_seed: (0, 0) when nothing is seeded, a nondeterministic stream).
     m->scope->vars["op_seeds"] = nativeWithSignature(in, "op_seeds(seed)", [](Interpreter &in, const Bound &a) {

@@ -209,6 +209,25 @@ Value generatorDraw(Interpreter &in, const std::string &kind, const Value &shape
   return Value(make<TupleObject>(std::vector<Value>{Value(result), Value(make<ListObject>(std::move(next)))}));
 }
 
+Value philoxBlocks(Interpreter &in, int64_t rng, int64_t a, int64_t b, int64_t c, int64_t skip, int64_t count) {
+  ir::Attrs attrs{{"rng", rng}};
+  if (rng == kernels::kRngState) {
+    attrs["state0"] = a;
+    attrs["state1"] = b;
+    attrs["state2"] = c;
+  } else {
+    attrs["seed"] = a;
+    attrs["seed2"] = b;
+  }
+  kernels::Philox p = kernels::philoxFor(attrs);
+  p.skip(uint64_t(skip));
+  std::vector<Value> words;
+  for (int64_t i = 0; i < count; ++i)
+    for (uint32_t w : p.next()) words.push_back(Value::integer(int64_t(w)));
+  (void)in;
+  return Value(make<ListObject>(std::move(words)));
+}
+
 Value philoxWords(Interpreter &in, int64_t seed, int64_t seed2, int64_t start, int64_t count) {
   kernels::Philox p = kernels::Philox::fromSeeds(uint64_t(seed), uint64_t(seed2));
   p.skip(uint64_t(start) / 4);
