@@ -77,7 +77,8 @@ print(sample_from_datasets([a, b], [1.0, 1.0], (DEFAULT_GRAPH_SEED, 9), stop_on_
 ctx = Context(11)
 print(random_dataset(ctx.seeds(None), 3))
 print(sample_from_datasets([a, b], [1.0, 1.0], ctx.seeds(None)))
-print(sum((dataset_shuffle(6, 6, ctx.seeds(None), k) for k in range(2)), []))
+unseeded = ctx.seeds(None)
+print(sum((dataset_shuffle(6, 6, unseeded, k) for k in range(2)), []))
 
 
 # Model.fit(shuffle=True): the permutation of each epoch is RandomShuffle
