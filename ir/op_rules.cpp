@@ -747,6 +747,7 @@ TypeRule typeRuleFor(OpKind k) {
   TFS_SPECIAL_OP_CASES: return specialTypeRule(k);
   TFS_IMAGE_OP_CASES: return imageTypeRule(k);
   TFS_SPECTRAL_OP_CASES: return spectralTypeRule(k);
+  TFS_BITWISE_OP_CASES: return bitwiseTypeRule(k);
   case OpKind::ReluGrad: return reluGrad;
   case OpKind::StringJoin: return stringJoin;
   case OpKind::Assert: return assertion;
@@ -785,6 +786,7 @@ bool isNotDifferentiable(OpKind k) {
   case OpKind::ReadFile: case OpKind::DecodeCsv: case OpKind::ParseExampleDense: case OpKind::DecodeRaw:
   case OpKind::WriteSummary:
   case OpKind::CollectiveAllReduce:
+  TFS_BITWISE_OP_CASES:
     return true;
   default:
     return false;

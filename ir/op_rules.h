@@ -61,6 +61,13 @@ const char *specialOpType(OpKind kind);
 TypeRule spectralTypeRule(OpKind kind);
 const char *spectralOpType(OpKind kind);
 
+// The bitwise ops and bitcast (op_rules_bitwise.cpp): rules and TF op type names.
+#define TFS_BITWISE_OP_CASES                                                                                  \
+  case OpKind::BitwiseAnd: case OpKind::BitwiseOr: case OpKind::BitwiseXor: case OpKind::LeftShift:          \
+  case OpKind::RightShift: case OpKind::Invert: case OpKind::Bitcast
+TypeRule bitwiseTypeRule(OpKind kind);
+const char *bitwiseOpType(OpKind kind);
+
 // The dtypes an op accepts (TF's op-def "allowed" lists), as a bit set
 // over DType, and the error when an operand's dtype is not among them.
 using DTypeSet = uint32_t;

@@ -152,6 +152,7 @@ const char *tfOpType(OpKind k) {
   TFS_SPECIAL_OP_CASES: return specialOpType(k);
   TFS_IMAGE_OP_CASES: return imageOpType(k);
   TFS_SPECTRAL_OP_CASES: return spectralOpType(k);
+  TFS_BITWISE_OP_CASES: return bitwiseOpType(k);
   case OpKind::MaxPoolWithArgmax: return "MaxPoolWithArgmax";
   case OpKind::MaxPoolGradWithArgmax: return "MaxPoolGradWithArgmax";
   case OpKind::MaxPool: return "MaxPool";

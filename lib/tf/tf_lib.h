@@ -51,12 +51,19 @@ void installImageOps(Interpreter &in, ModuleObject &tf);
 void installTensorSpec(Interpreter &in, ModuleObject &tf);
 // tf.py_function / tf.numpy_function (py_function.cpp).
 void installPyFunction(Interpreter &in, ModuleObject &tf);
+// tf.bitwise and tf.bitcast (bitwise_bindings.cpp).
+void installBitwise(Interpreter &in, ModuleObject &tf);
 // The seed pair of a stateful random op (tf.random.set_seed semantics) and
 // of a stateless one (its `seed` argument, shape [2]).
 std::pair<int64_t, int64_t> seeds(Interpreter &in, const Value &opSeed);
 // tf.random.set_seed (random/random_seed.cpp): the global seed (None
 // unsets it), the eager op-seed sequence and the eager kernels' streams.
 void setGlobalSeed(Interpreter &in, const Value &seed);
+// tf.map_fn / scan / foldl / foldr call their function once per element
+// where TF stages it once in a while_loop body: between enter and exit, a
+// stateful random op made in a graph is refused (its draws would differ).
+void enterUnrolledLoop(Interpreter &in, std::string what);
+void exitUnrolledLoop(Interpreter &in);
 // A stateful random op (attrs without the seeds) seeded as TF seeds it:
 // eagerly it continues the stream of earlier calls with the same seeds.
 // One tf.random.Generator draw (kind "normal", "truncated_normal" or
@@ -68,6 +75,10 @@ Value generatorDraw(Interpreter &in, const std::string &kind, const Value &shape
 // Words start .. start + count - 1 of TF's Philox(seed, seed2) stream, one
 // uint32 at a time (tf.data's shuffle and seed generators draw these).
 Value philoxWords(Interpreter &in, int64_t seed, int64_t seed2, int64_t start, int64_t count);
+// `count` Philox blocks (4 words each) of a stateless seed pair (rng 1: a, b)
+// or a Generator state (rng 2: a, b, c), `skip` blocks on (TF's binomial
+// kernels draw per output from such a copy).
+Value philoxBlocks(Interpreter &in, int64_t rng, int64_t a, int64_t b, int64_t c, int64_t skip, int64_t count);
 Ref<TensorObject> statefulRandomOp(Interpreter &in, ir::OpKind kind, std::vector<Ref<TensorObject>> xs,
                                    ir::Attrs attrs, const Value &opSeed, const char *name);
 std::pair<int64_t, int64_t> statelessSeedPair(Interpreter &in, const Value &seed);

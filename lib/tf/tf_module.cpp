@@ -432,6 +432,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
   installStringHashes(in, *tf, *strings);
   installImageOps(in, *tf);
   installPyFunction(in, *tf);
+  installBitwise(in, *tf);
 
   installFunctionApi(in, *tf);
   submodule(in, *tf, "nest")->lazy = [](Interpreter &in, const std::string &name) {
@@ -614,10 +615,24 @@ void registerTfModules() {
       int64_t seed = ctx(in).globalSeed;
       return seed >= 0 ? Value::integer(seed) : Value();
     });
+    // tf.map_fn and friends around their per-element calls (_tf_control.tfs).
+    m->scope->vars["enter_unrolled"] = nativeWithSignature(in, "enter_unrolled(what)", [](Interpreter &in, const Bound &a) {
+      enterUnrolledLoop(in, in.str(a["what"]));
+      return Value();
+    });
+    m->scope->vars["exit_unrolled"] = nativeWithSignature(in, "exit_unrolled()", [](Interpreter &in, const Bound &) {
+      exitUnrolledLoop(in);
+      return Value();
+    });
     // tf.data's shuffle draws (lib/tf/data/_tf_data.tfs).
     m->scope->vars["philox_words"] = nativeWithSignature(
         in, "philox_words(seed, seed2, start, count)", [](Interpreter &in, const Bound &a) {
           return philoxWords(in, in.toInt(a["seed"]), in.toInt(a["seed2"]), in.toInt(a["start"]), in.toInt(a["count"]));
+        });
+    m->scope->vars["philox_blocks"] = nativeWithSignature(
+        in, "philox_blocks(rng, a, b, c, skip, count)", [](Interpreter &in, const Bound &a) {
+          return philoxBlocks(in, in.toInt(a["rng"]), in.toInt(a["a"]), in.toInt(a["b"]), in.toInt(a["c"]),
+                              in.toInt(a["skip"]), in.toInt(a["count"]));
         });
     // The seed pair of a tf.data random op (TF's data/util/random_seed.py
     // get_seed: (0, 0) when nothing is seeded, a nondeterministic stream).

@@ -35,6 +35,8 @@ constexpr OpKind kNotDifferentiable[] = {
     OpKind::ReadFile, OpKind::DecodeCsv, OpKind::ParseExampleDense, OpKind::DecodeRaw,
     OpKind::WriteSummary,
     OpKind::CollectiveAllReduce,
+    OpKind::BitwiseAnd, OpKind::BitwiseOr, OpKind::BitwiseXor, OpKind::LeftShift, OpKind::RightShift,
+    OpKind::Invert, OpKind::Bitcast,
 };
 
 // Differentiated structurally by graph gradients (graph_gradients.cpp).

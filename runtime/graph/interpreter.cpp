@@ -5,6 +5,7 @@
 // their enclosing values; a while_loop rebinds its block arguments each
 // iteration.
 #include "runtime/graph/interpreter.h"
+#include "runtime/kernels/philox.h"
 
 #include "runtime/graph/dense_convert.h"
 #include "runtime/graph/profile.h"
@@ -385,19 +386,26 @@ Tensor RunContext::feedPlaceholder(const ir::Node &placeholder) {
 std::vector<Tensor> RunContext::runRandom(const ir::Node &node,
                                           std::span<const Tensor> operands) {
   if (ir::attrInt(node.attrs, "stateful", 0) == 0) return runKernel(node.kind(), operands, node.attrs);
-  // A stateful random node draws new numbers on every run: its run count,
-  // kept per node for the process (a concrete function keeps its nodes), is
-  // the kernel's counter.
+  // A stateful random node draws new numbers on every run, as TF's kernel
+  // of the node does: its generator (kept per node for the process; a
+  // concrete function keeps its nodes) moves on by what each run reserved
+  // (256 blocks per element for the Philox samplers).
   static std::mutex mutex;
-  static std::unordered_map<const ir::Node *, int64_t> runs;
+  static std::unordered_map<const ir::Node *, int64_t> blocks;
   int64_t counter;
   {
     std::lock_guard<std::mutex> lock(mutex);
-    counter = runs[&node]++;
+    counter = blocks[&node];
   }
   ir::Attrs attrs = node.attrs;
   attrs["counter"] = counter;
-  return runKernel(node.kind(), operands, attrs);
+  std::vector<Tensor> out = runKernel(node.kind(), operands, attrs);
+  int64_t reserved = kernels::randomBlocksReserved(node.kind(), operands, out[0]);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    blocks[&node] += reserved;
+  }
+  return out;
 }
 
 const Tensor &RunContext::constTensor(const std::shared_ptr<const ir::DenseElements> &d) {

@@ -53,6 +53,7 @@ void registerExampleParsing(KernelTable &t);
 void registerCollectives(KernelTable &t);
 void registerSpecialMath(KernelTable &t);  // special_math.cpp: lgamma ... betainc, mul_no_nan
 void registerSpectral(KernelTable &t);  // fft.cpp: fft ... irfft3d on FFTW
+void registerBitwise(KernelTable &t);  // bitwise.cpp: bitwise_and ... invert, bitcast
 
 [[noreturn]] inline void fail(OpKind k, const std::string &msg,
                               const char *cls = "InvalidArgumentError") {

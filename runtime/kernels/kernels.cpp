@@ -37,6 +37,7 @@ const KernelTable &table() {
     registerCollectives(t);
     registerSpecialMath(t);
     registerSpectral(t);
+    registerBitwise(t);
     return t;
   }();
   return t;
@@ -74,8 +75,11 @@ namespace {
 // Kernels see only float32; ops that convert dtypes themselves (Cast) are
 // the exceptions.
 bool computesInFloat32(ir::OpKind kind, std::span<const Tensor> inputs, const ir::Attrs &attrs) {
-  // Fingerprint hashes the half floats' own bytes; DecodeRaw writes them.
-  if (kind == ir::OpKind::Cast || kind == ir::OpKind::Fingerprint || kind == ir::OpKind::DecodeRaw) return false;
+  // Fingerprint hashes the half floats' own bytes; DecodeRaw writes them;
+  // Bitcast reinterprets them.
+  if (kind == ir::OpKind::Cast || kind == ir::OpKind::Fingerprint || kind == ir::OpKind::DecodeRaw ||
+      kind == ir::OpKind::Bitcast)
+    return false;
   for (const Tensor &t : inputs)
     if (ir::isHalfFloat(t.dtype())) return true;
   for (const auto &[key, value] : attrs)

@@ -47,9 +47,13 @@ public:
   void discard(ir::Node *node) { discarded_.push_back(node->parentRegion()->take(node)); }
   size_t regionDepth() const { return builders_.size(); }
 
-  // Op seeds of random ops without one, drawn from this graph's own stream
-  // (TF: a traced function is like a re-run of the program).
-  int64_t opSeedCounter = 0;
+  // The op seed TF 2.15 gives a random op without one while a global seed
+  // is set (random_seed.get_seed in graph mode: a counter per graph, from 0,
+  // of the get_seed calls made in it). TF builds a tf.function trace, each
+  // cond branch and each while_loop condition and body as separate
+  // FuncGraphs, so the count is kept per region being built: the region of
+  // the innermost builder.
+  int64_t nextOpSeed() { return seedCounts_[&builders_.back().region()]++; }
 
   // TF's unique node names within one graph: the first use of a base name
   // gets it as is, later ones "_1", "_2", ... (names given by the user are
@@ -101,6 +105,7 @@ private:
   std::vector<ir::Node *> placeholders_;
   std::vector<Ref<Object>> variableOrder_;
   std::vector<std::unique_ptr<ir::Node>> discarded_;
+  std::unordered_map<const ir::Region *, int64_t> seedCounts_;
 };
 
 }  // namespace tfs::runtime::tf

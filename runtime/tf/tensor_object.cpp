@@ -182,10 +182,16 @@ Value tensorBinary(Interpreter &in, BinOp op, const Value &a, const Value &b, bo
   case BinOp::Mod: return callOp1(in, OpKind::FloorMod, {x, y}, {}, "mod");
   case BinOp::Pow: return callOp1(in, OpKind::Pow, {x, y}, {}, "pow");
   case BinOp::MatMul: return callOp1(in, OpKind::MatMul, {x, y}, {}, "matmul");
-  case BinOp::And: return callOp1(in, OpKind::LogicalAnd, {x, y}, {}, "and");
-  case BinOp::Or: return callOp1(in, OpKind::LogicalOr, {x, y}, {}, "or");
+  // TF's and_/or_/xor_: logical ops for bool x, bitwise ops otherwise.
+  case BinOp::And:
+    if (x->dtype() != DType::Bool) return callOp1(in, OpKind::BitwiseAnd, {x, y}, {}, "BitwiseAnd");
+    return callOp1(in, OpKind::LogicalAnd, {x, y}, {}, "and");
+  case BinOp::Or:
+    if (x->dtype() != DType::Bool) return callOp1(in, OpKind::BitwiseOr, {x, y}, {}, "BitwiseOr");
+    return callOp1(in, OpKind::LogicalOr, {x, y}, {}, "or");
   case BinOp::Xor:
-    if (x->dtype() == DType::Bool && y->dtype() == DType::Bool) {
+    if (x->dtype() != DType::Bool) return callOp1(in, OpKind::BitwiseXor, {x, y}, {}, "BitwiseXor");
+    if (y->dtype() == DType::Bool) {
       // TF's logical_xor: (x | y) & !(x & y).
       auto either = callOp1(in, OpKind::LogicalOr, {x, y}, {}, "LogicalOr");
       auto both = callOp1(in, OpKind::LogicalAnd, {x, y}, {}, "LogicalAnd");
@@ -359,6 +365,7 @@ std::optional<Value> TensorObject::unary(Interpreter &in, UnaryOp op) {
   }
   if (op == UnaryOp::Pos) return Value(self);
   if (op == UnaryOp::Invert && dtype() == DType::Bool) return Value(callOp1(in, OpKind::LogicalNot, {self}, {}, "LogicalNot"));
+  if (op == UnaryOp::Invert && !numpy) return Value(callOp1(in, OpKind::Invert, {self}, {}, "Invert"));
   return std::nullopt;
 }
 

@@ -6,9 +6,10 @@
 //  * global seed only: eagerly the op seed is the next
 //    random.Random(global_seed).randint(0, 2**31 - 1) of the context (a
 //    CPython Mersenne Twister, reset by tf.random.set_seed); in a traced
-//    function TF numbers the op by the graph's op count, which tfs's graphs
-//    do not reproduce: there tfs counts the function's random ops instead
-//    (deterministic, but not TF's numbers);
+//    function it is TF 2.15's per-graph counter (random_seed.py's
+//    _graph_to_seed_dict: 0, 1, 2, ... per get_seed call in that graph,
+//    each cond branch and loop body being a graph of its own), which
+//    GraphScope::nextOpSeed keeps per region;
 //  * neither: (0, 0), a nondeterministic stream.
 // Eagerly, calls of one op with the same seeds and dtypes share one kernel
 // whose generator moves on by what each call reserved (TF's kernel cache);
@@ -34,6 +35,9 @@ using KernelKey = std::tuple<int, int64_t, int64_t, int, int>;
 struct SeedState {
   std::mt19937 rng;
   std::map<KernelKey, int64_t> kernelBlocks;
+  // The tf.map_fn / scan / fold calls running their function once per
+  // element (innermost last); see enterUnrolledLoop.
+  std::vector<std::string> unrolled;
 };
 
 SeedState &seedState(Interpreter &in) {
@@ -101,7 +105,7 @@ std::pair<int64_t, int64_t> seeds(Interpreter &in, const Value &opSeed) {
   if (c.globalSeed >= 0) {
     int64_t op;
     if (!opSeed.isNone()) op = in.toInt(opSeed);
-    else if (GraphScope *g = currentGraph(in)) op = ++g->opSeedCounter;
+    else if (GraphScope *g = currentGraph(in)) op = g->nextOpSeed();
     else op = internalOperationSeed(seedState(in));
     pair = {truncateSeed(c.globalSeed), truncateSeed(op)};
   } else if (!opSeed.isNone()) {
@@ -135,6 +139,13 @@ Ref<TensorObject> statefulRandomOp(Interpreter &in, ir::OpKind kind, std::vector
   if (std::optional<ir::DType> d = ir::attrDType(attrs, "dtype"); d && (*d == ir::DType::Float16 || *d == ir::DType::BFloat16))
     raiseTf(in, "NotImplementedError",
             fmt::format("random draws of dtype tf.{} are not supported by tfs", ir::dtypeName(*d)));
+  SeedState &state = seedState(in);
+  if (!state.unrolled.empty() && currentGraph(in))
+    raiseTf(in, "NotImplementedError",
+            fmt::format("a stateful random op inside {} in a tf.function is not supported by tfs: TensorFlow stages "
+                        "the function once in a while_loop body, one op drawing on every iteration, where tfs calls "
+                        "it once per element",
+                        state.unrolled.back()));
   auto [s1, s2] = seeds(in, opSeed);
   attrs["seed"] = s1;
   attrs["seed2"] = s2;
@@ -152,6 +163,13 @@ Ref<TensorObject> statefulRandomOp(Interpreter &in, ir::OpKind kind, std::vector
   for (auto &x : xs) operands.push_back(x->eager);
   blocks += kernels::randomBlocksReserved(kind, operands, result->eager);
   return result;
+}
+
+void enterUnrolledLoop(Interpreter &in, std::string what) { seedState(in).unrolled.push_back(std::move(what)); }
+
+void exitUnrolledLoop(Interpreter &in) {
+  SeedState &s = seedState(in);
+  if (!s.unrolled.empty()) s.unrolled.pop_back();
 }
 
 Value generatorDraw(Interpreter &in, const std::string &kind, const Value &shape, const Value &state, ir::DType d,
@@ -189,6 +207,25 @@ Value generatorDraw(Interpreter &in, const std::string &kind, const Value &shape
   auto word = [](uint32_t lo, uint32_t hi) { return Value::integer(int64_t(uint64_t(lo) | uint64_t(hi) << 32)); };
   std::vector<Value> next{word(p.counter[0], p.counter[1]), word(p.counter[2], p.counter[3]), word(p.key[0], p.key[1])};
   return Value(make<TupleObject>(std::vector<Value>{Value(result), Value(make<ListObject>(std::move(next)))}));
+}
+
+Value philoxBlocks(Interpreter &in, int64_t rng, int64_t a, int64_t b, int64_t c, int64_t skip, int64_t count) {
+  ir::Attrs attrs{{"rng", rng}};
+  if (rng == kernels::kRngState) {
+    attrs["state0"] = a;
+    attrs["state1"] = b;
+    attrs["state2"] = c;
+  } else {
+    attrs["seed"] = a;
+    attrs["seed2"] = b;
+  }
+  kernels::Philox p = kernels::philoxFor(attrs);
+  p.skip(uint64_t(skip));
+  std::vector<Value> words;
+  for (int64_t i = 0; i < count; ++i)
+    for (uint32_t w : p.next()) words.push_back(Value::integer(int64_t(w)));
+  (void)in;
+  return Value(make<ListObject>(std::move(words)));
 }
 
 Value philoxWords(Interpreter &in, int64_t seed, int64_t seed2, int64_t start, int64_t count) {

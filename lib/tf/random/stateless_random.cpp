@@ -6,6 +6,7 @@
 #include "runtime/kernels/philox.h"
 
 #include <fmt/format.h>
+#include <limits>
 
 namespace tfs::runtime::tf {
 
@@ -51,12 +52,13 @@ void checkAlgorithm(Interpreter &in, const Value &alg) {
 }
 
 Value statelessDraw(Interpreter &in, OpKind kind, std::vector<Ref<TensorObject>> xs, ir::Attrs attrs,
-                    const Value &seed, const Value &shape, const char *name) {
+                    const Value &seed, const Value &shape, const char *name, const ShapeArg *dims = nullptr) {
   auto [s1, s2] = statelessSeedPair(in, seed);
   attrs["seed"] = s1;
   attrs["seed2"] = s2;
   attrs["rng"] = kernels::kRngStateless;
-  if (!shape.isNone()) addShapeArg(xs, attrs, "shape", shapeArg(in, shape, "shape"));
+  if (dims) addShapeArg(xs, attrs, "shape", *dims);
+  else if (!shape.isNone()) addShapeArg(xs, attrs, "shape", shapeArg(in, shape, "shape"));
   return Value(callOp1(in, kind, xs, attrs, name));
 }
 
@@ -73,9 +75,71 @@ DType normalDType(Interpreter &in, const Value &v) {
   return d;
 }
 
+// stateless_gamma / stateless_poisson: TF's StatelessRandomGammaV3 /
+// StatelessRandomPoisson run the stateful ops' functors (one generator per
+// output, 256 blocks apart) on the stateless key; `shape` is the whole
+// output and must end with the parameter's shape, which the op takes as the
+// sample shape that precedes it.
+Value statelessParameterized(Interpreter &in, OpKind kind, const Value &shape, Ref<TensorObject> param,
+                             ir::Attrs attrs, const Value &seed, const char *opType) {
+  ShapeArg s = shapeArg(in, shape, "shape");
+  if (!s.known() || !param->shape().ranked)
+    raiseTf(in, "NotImplementedError",
+            fmt::format("tf.random.{} with a shape known only at run time is not supported by tfs",
+                        kind == OpKind::RandomGamma ? "stateless_gamma" : "stateless_poisson"));
+  const std::vector<int64_t> &dims = *s.ints, &tail = param->shape().dims;
+  bool endsWith = dims.size() >= tail.size();
+  for (size_t i = 0; endsWith && i < tail.size(); ++i) endsWith = dims[dims.size() - tail.size() + i] == tail[i];
+  if (!endsWith)
+    raiseTf(in, "InvalidArgumentError",
+            eagerOpErrorMessage(fmt::format("Shape passed in must end with broadcasted shape. [Op:{}]", opType)));
+  ShapeArg samples;
+  samples.ints = std::vector<int64_t>(dims.begin(), dims.end() - long(tail.size()));
+  return statelessDraw(in, kind, {param}, std::move(attrs), seed, Value(), opType, &samples);
+}
+
 }  // namespace
 
 void installStatelessRandom(Interpreter &in, ModuleObject &random) {
+  random.scope->vars["stateless_gamma"] = nativeWithSignature(
+      in, "stateless_gamma(shape, seed, alpha, beta=None, dtype='float32', name=None)",
+      [](Interpreter &in, const Bound &a) -> Value {
+        DType d = dtypeArg(in, a["dtype"]).value_or(DType::Float32);
+        if (d == DType::Float16 || d == DType::BFloat16)
+          raiseTf(in, "NotImplementedError", fmt::format("random draws of dtype tf.{} are not supported by tfs",
+                                                         ir::dtypeName(d)));
+        if (!ir::isFloating(d))
+          raiseTf(in, "TypeError", fmt::format("Value for attr 'dtype' of {} is not in the list of allowed values: "
+                                               "half, float, double", ir::dtypeName(d)));
+        auto alpha = toTensor(in, a["alpha"], d);
+        auto beta = toTensor(in, a["beta"].isNone() ? Value::integer(1) : a["beta"], d);
+        // As tf.random.gamma: alpha broadcast against beta, Gamma(alpha, 1)
+        // divided by beta, never below the dtype's smallest normal.
+        auto alphaB = callOp1(in, OpKind::Add, {alpha, callOp1(in, OpKind::ZerosLike, {beta}, {}, "zeros_like")}, {},
+                              "BroadcastTo");
+        Value draw = statelessParameterized(in, OpKind::RandomGamma, a["shape"], alphaB, {{"dtype", d}}, a["seed"],
+                                            "StatelessRandomGammaV3");
+        auto scaled = callOp1(in, OpKind::Div, {draw.as<TensorObject>(), beta}, {}, "truediv");
+        double tiny = d == DType::Float64 ? std::numeric_limits<double>::min() : double(std::numeric_limits<float>::min());
+        return Value(callOp1(in, OpKind::Maximum, {toTensor(in, Value::real(tiny), d), scaled}, {}, "Maximum"));
+      });
+  random.scope->vars["stateless_poisson"] = nativeWithSignature(
+      in, "stateless_poisson(shape, seed, lam, dtype='int32', name=None)", [](Interpreter &in, const Bound &a) -> Value {
+        DType d = dtypeArg(in, a["dtype"]).value_or(DType::Int32);
+        if (d == DType::Float16 || d == DType::BFloat16)
+          raiseTf(in, "NotImplementedError", fmt::format("random draws of dtype tf.{} are not supported by tfs",
+                                                         ir::dtypeName(d)));
+        if (!ir::isFloating(d) && d != DType::Int32 && d != DType::Int64)
+          raiseTf(in, "TypeError", fmt::format("Value for attr 'dtype' of {} is not in the list of allowed values: "
+                                               "half, float, double, int32, int64", ir::dtypeName(d)));
+        auto lam = toTensor(in, a["lam"]);
+        DType r = lam->dtype();
+        if (!ir::isFloating(r) && r != DType::Int32 && r != DType::Int64)
+          raiseTf(in, "TypeError", fmt::format("Value for attr 'Rtype' of {} is not in the list of allowed values: "
+                                               "half, float, double, int32, int64", ir::dtypeName(r)));
+        return statelessParameterized(in, OpKind::RandomPoisson, a["shape"], lam, {{"dtype", d}}, a["seed"],
+                                      "StatelessRandomPoisson");
+      });
   random.scope->vars["stateless_uniform"] = nativeWithSignature(
       in, "stateless_uniform(shape, seed, minval=0, maxval=None, dtype='float32', name=None, alg='auto_select')",
       [](Interpreter &in, const Bound &a) -> Value {
