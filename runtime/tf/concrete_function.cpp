@@ -4,6 +4,7 @@
 // TF 2.15 reports them.
 #include "runtime/tf/concrete_function.h"
 
+#include "runtime/interp/builtins.h"
 #include "runtime/interp/signature.h"
 #include "runtime/tf/function_key.h"
 
@@ -71,6 +72,15 @@ Value specToTensor(Interpreter &in, const Value &v, std::vector<ir::Shape> &shap
     for (auto &[k, x] : d->items()) out->set(in, k, *standIns->get(in, k));
     return Value(out);
   }
+  // A dict subclass (make_csv_dataset's OrderedDict): the stand-in is an
+  // instance of the same class holding the plain dict's stand-ins.
+  if (v.as<InstanceObject>())
+    if (const Value *base = builtinPart(v); base && base->as<DictObject>()) {
+      Value plain = specToTensor(in, *base, shapes, anySpec);
+      Value out = in.call(in.getAttr(v, "__class__"), {});
+      for (auto &[k, x] : plain.as<DictObject>()->items()) in.setItem(out, k, x);
+      return out;
+    }
   if (!v.obj() || std::string_view(v.obj()->typeName()) != "TensorSpec") return v;
   anySpec = true;
   ir::Shape shape = in.getAttr(v, "shape").as<TensorShapeObject>()->shape;
