@@ -384,6 +384,27 @@ Value strMethod(Interpreter &in, const std::string &s, const std::string &name, 
     if (f == std::string::npos) return in.tuple({in.str(""), in.str(""), in.str(s)});
     return in.tuple({in.str(s.substr(0, f)), in.str(sep), in.str(s.substr(f + sep.size()))});
   }
+  if (name == "expandtabs") {
+    // Columns count code points; a newline or carriage return restarts them.
+    static const Signature sig("expandtabs(tabsize=8)");
+    int64_t tab = in.toIndex(sig.bind(in, a, kw)[0]), column = 0;
+    std::string out;
+    for (size_t i = 0; i < s.size(); ++i) {
+      char c = s[i];
+      if (c == '\t') {
+        if (tab > 0) {
+          int64_t n = tab - column % tab;
+          out.append(size_t(n), ' ');
+          column += n;
+        }
+        continue;
+      }
+      out += c;
+      if (c == '\n' || c == '\r') column = 0;
+      else if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++column;
+    }
+    return in.str(out);
+  }
   if (name == "removeprefix" || name == "removesuffix") {
     std::string affix = arg(0);
     bool prefix = name == "removeprefix";
@@ -563,7 +584,7 @@ std::optional<Value> builtinMethod(Interpreter &in, const Value &self, const std
       "startswith", "endswith", "upper", "lower", "title", "capitalize", "swapcase", "find", "index",
       "rfind", "rindex", "count", "ljust", "rjust", "center", "zfill", "isdigit", "isnumeric",
       "isdecimal", "isalpha", "isalnum", "isspace", "isupper", "islower", "isidentifier", "encode", "casefold", "istitle", "isprintable",
-      "partition", "rpartition", "removeprefix", "removesuffix"};
+      "partition", "rpartition", "removeprefix", "removesuffix", "expandtabs"};
   // Only the methods a builtin container has are attributes (hasattr([],
   // "as_list") is False, as in CPython).
   static const std::vector<std::string> listMethods = {
