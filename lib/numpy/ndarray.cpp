@@ -1,5 +1,6 @@
 // numpy's conversion, promotion and shape rules (see ndarray.h).
 #include "lib/numpy/ndarray.h"
+#include "runtime/interp/complex_object.h"
 #include "lib/numpy/object_array.h"
 #include "lib/numpy/ndarray_text.h"
 
@@ -188,8 +189,45 @@ TensorObject *ndarrayOf(const Value &v) {
   return t && t->numpy && !t->symbolic() ? t : nullptr;
 }
 
+namespace {
+// np.array([...]) over arrays and numpy scalars: numpy promotes the leaves'
+// dtypes (no value-based casting here: Python bools/ints/floats/complex
+// count as bool/int64/float64/complex128), so a list of int32 arrays is
+// int32. Sets anyArray when some leaf is an array or numpy scalar.
+void joinLeafDTypes(const Value &v, std::optional<DType> &acc, bool &anyArray, bool &anyText, int depth) {
+  auto join = [&](DType d) { acc = acc ? promoteTypes(*acc, d) : d; };
+  if (auto *t = v.as<TensorObject>(); t && !t->symbolic()) {
+    anyArray = true;
+    if (t->eager.dtype() == DType::String) anyText = true;
+    else join(t->eager.dtype());
+  } else if (auto *var = v.as<VariableObject>()) {
+    anyArray = true;
+    join(var->dtype);
+  } else if ((v.as<ListObject>() || v.as<TupleObject>()) && depth < 64) {
+    for (const Value &x : v.as<ListObject>() ? v.as<ListObject>()->items : v.as<TupleObject>()->items)
+      joinLeafDTypes(x, acc, anyArray, anyText, depth + 1);
+  } else if (v.isBool()) {
+    join(DType::Bool);
+  } else if (v.isInt()) {
+    join(DType::Int64);
+  } else if (v.isFloat()) {
+    join(DType::Float64);
+  } else if (v.as<ComplexObject>()) {
+    join(DType::Complex128);
+  } else {
+    anyText = true;  // text or anything else: tensorFromPython decides
+  }
+}
+}  // namespace
+
 Tensor asTensor(Interpreter &in, const Value &v, std::optional<DType> dtype) {
   if (dtype) requireNumpyDType(in, *dtype);
+  if (!dtype && (v.as<ListObject>() || v.as<TupleObject>())) {
+    std::optional<DType> leaves;
+    bool anyArray = false, anyText = false;
+    joinLeafDTypes(v, leaves, anyArray, anyText, 0);
+    if (anyArray && !anyText && leaves) dtype = leaves;
+  }
   Tensor t;
   if (auto *o = v.as<TensorObject>()) {
     if (o->symbolic())
