@@ -6,6 +6,7 @@
 
 #include "runtime/tensor/allocator.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -222,6 +223,15 @@ void joinLeafDTypes(const Value &v, std::optional<DType> &acc, bool &anyArray, b
 
 Tensor asTensor(Interpreter &in, const Value &v, std::optional<DType> dtype) {
   if (dtype) requireNumpyDType(in, *dtype);
+  // A fully known TensorShape is a sequence of ints to numpy (a partially
+  // known one holds None: an object array, object_array.cpp).
+  if (auto *s = v.as<TensorShapeObject>(); s && s->shape.ranked &&
+                                           std::none_of(s->shape.dims.begin(), s->shape.dims.end(),
+                                                        [](int64_t d) { return d < 0; })) {
+    std::vector<Value> dims;
+    for (int64_t d : s->shape.dims) dims.push_back(Value::integer(d));
+    return asTensor(in, in.list(dims), dtype);
+  }
   if (!dtype && (v.as<ListObject>() || v.as<TupleObject>())) {
     std::optional<DType> leaves;
     bool anyArray = false, anyText = false;

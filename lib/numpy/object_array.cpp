@@ -45,6 +45,7 @@ Tensor iota(const Shape &shape) {
 
 bool isSequence(const Value &v) {
   if (v.as<ListObject>() || v.as<TupleObject>()) return true;
+  if (auto *s = v.as<TensorShapeObject>()) return s->shape.ranked;  // a sequence of ints and Nones
   if (auto *t = v.as<TensorObject>(); t && !t->symbolic()) return t->eager.rank() > 0;
   if (auto *o = objectArrayOf(v)) return !o->shape().empty();
   return false;
@@ -53,6 +54,11 @@ bool isSequence(const Value &v) {
 std::vector<Value> children(Interpreter &in, const Value &v) {
   if (auto *l = v.as<ListObject>()) return l->items;
   if (auto *t = v.as<TupleObject>()) return t->items;
+  if (auto *s = v.as<TensorShapeObject>(); s && s->shape.ranked) {
+    std::vector<Value> dims;
+    for (int64_t d : s->shape.dims) dims.push_back(d < 0 ? Value() : Value::integer(d));
+    return dims;
+  }
   if (auto *o = objectArrayOf(v); o && o->shape().size() == 1) return o->elements();
   if (auto *t = v.as<TensorObject>(); t && t->eager.rank() == 1) return pythonElements(in, *t);
   std::vector<Value> rows;

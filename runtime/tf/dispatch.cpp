@@ -287,7 +287,7 @@ Tensor tensorFromPython(Interpreter &in, const Value &v, std::optional<DType> dt
   }
   if (anyStr && out != DType::String)
     in.raise("TypeError", fmt::format("Cannot convert {} to EagerTensor of dtype {}", in.repr(v), ir::dtypeName(out)));
-  if (!anyStr && out == DType::String)
+  if (!anyStr && out == DType::String && !flat.empty())  // an empty list is any dtype
     in.raise("TypeError", fmt::format("Cannot convert {} to EagerTensor of dtype string", in.repr(v)));
   if (anyComplex && !ir::isComplex(out)) {
     // TF (DataTypeString names): "Cannot convert (1+2j) to EagerTensor of dtype float"; numpy
