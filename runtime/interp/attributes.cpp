@@ -2,6 +2,7 @@
 // descriptors: functions bind, property calls its getter, staticmethod /
 // classmethod), classes, super(), modules (with lazy attributes), methods
 // of built-in types, and native objects' getAttr hook.
+#include "runtime/interp/float_methods.h"
 #include "runtime/interp/big_int.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/interpreter.h"
@@ -182,6 +183,8 @@ std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string
       bool isMutable = cls->name == "bytearray";
       return native(name, [isMutable](Interpreter &in, Args a, const Kwargs &kw) { return bytesFromHex(in, a, kw, isMutable); });
     }
+    if (!v && cls->name == "float" && name == "fromhex" && cls->construct)
+      return native(name, [](Interpreter &in, Args a, const Kwargs &kw) { return floatFromHex(in, a, kw); });
     if (!v && cls->name == "int" && name == "from_bytes" && cls->construct)
       return native(name, [](Interpreter &in, Args a, const Kwargs &kw) { return intFromBytes(in, a, kw); });
     if (!v && cls->name == "dict" && name == "fromkeys" && cls->construct) {

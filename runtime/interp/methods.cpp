@@ -2,6 +2,7 @@
 // Each is looked up by name on attribute access and bound to its receiver.
 #include "runtime/interp/unicode_digits.h"
 #include "runtime/interp/unicode_text.h"
+#include "runtime/interp/float_methods.h"
 #include "runtime/interp/big_int.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/set_ops.h"
@@ -713,6 +714,14 @@ std::optional<Value> builtinMethod(Interpreter &in, const Value &self, const std
   if (self.isFloat() && name == "is_integer") {
     double d = self.asFloat();
     return in.native(name, [d](Interpreter &, Args, const Kwargs &) { return Value::boolean(d == std::floor(d)); });
+  }
+  if (self.isFloat() && (name == "hex" || name == "as_integer_ratio")) {
+    double d = self.asFloat();
+    return in.native(name, [d, name](Interpreter &in, Args a, const Kwargs &kw) {
+      static const Signature sig("hex()");
+      sig.bind(in, a, kw);
+      return name == "hex" ? in.str(floatHex(d)) : floatAsIntegerRatio(in, d);
+    });
   }
   if ((self.isInt() || self.isFloat()) && (name == "real")) return self;
   if (self.isFloat() && name == "imag") return Value::real(0.0);
