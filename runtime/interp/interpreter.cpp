@@ -323,6 +323,10 @@ Ref<ClassObject> Interpreter::typeOf(const Value &v) {
   if (v.as<RangeObject>()) return cls("range");
   if (v.as<SliceObject>()) return cls("slice");
   if (v.as<ClassObject>()) return cls("type");
+  // Descriptors whose type is a callable builtin (isinstance(p, property)).
+  if (v.as<PropertyObject>()) return cls("property");
+  if (v.as<StaticMethodObject>()) return cls("staticmethod");
+  if (v.as<ClassMethodObject>()) return cls("classmethod");
   return hiddenType(v.obj()->typeName());
 }
 
