@@ -2,6 +2,7 @@
 // container constructors, isinstance, sorted, min/max/sum, zip/enumerate,
 // property/staticmethod/classmethod, super, the exception hierarchy.
 #include "runtime/interp/unicode_digits.h"
+#include "runtime/interp/unicode_text.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/complex_object.h"
 #include "runtime/interp/big_int.h"
@@ -23,19 +24,15 @@
 
 namespace tfs::runtime {
 
-namespace {
-// Values round()/divmod() do not take (round('1.5') is a TypeError in
-// CPython, not 2): text, None, the built-in containers, complex numbers.
-bool isPlainContainerOrText(Interpreter &in, const Value &v) {
+bool isNonRealBuiltin(Interpreter &in, const Value &v) {
   static const char *const types[] = {"str", "bytes", "bytearray", "NoneType", "list", "tuple", "dict", "set",
-                                      "frozenset", "range", "complex"};
+                                      "frozenset", "range", "slice", "complex"};
   if (v.isInt() || v.isFloat() || v.isBool()) return false;
   std::string t = in.typeName(v);
   for (const char *x : types)
     if (t == x) return true;
   return false;
 }
-}  // namespace
 
 namespace {
 
@@ -442,9 +439,7 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
         out += r[i++];
         continue;
       }
-      char32_t cp = nextCodePoint(r, i);
-      out += cp <= 0xFF ? fmt::format("\\x{:02x}", uint32_t(cp))
-             : cp <= 0xFFFF ? fmt::format("\\u{:04x}", uint32_t(cp)) : fmt::format("\\U{:08x}", uint32_t(cp));
+      out += codePointEscape(nextCodePoint(r, i));
     }
     return in.str(out);
   });
@@ -547,7 +542,7 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
   def("round", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     Value nd = a.size() > 1 ? a[1] : kwarg(kw, "ndigits");
     if (isIntValue(a[0])) return roundIntValue(in, a[0], nd);
-    if (isPlainContainerOrText(in, a[0]))
+    if (isNonRealBuiltin(in, a[0]))
       in.raise("TypeError", fmt::format("type {} doesn't define __round__ method", in.typeName(a[0])));
     double x;
     // A numpy scalar rounds as numpy does (its __round__).
@@ -562,7 +557,7 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     return roundFloat(in, x, nd);
   });
   def("divmod", [](Interpreter &in, Args a, const Kwargs &) {
-    if (isPlainContainerOrText(in, a[0]) || isPlainContainerOrText(in, a[1]))
+    if (isNonRealBuiltin(in, a[0]) || isNonRealBuiltin(in, a[1]))
       in.raise("TypeError", fmt::format("unsupported operand type(s) for divmod(): '{}' and '{}'", in.typeName(a[0]),
                                         in.typeName(a[1])));
     return in.tuple({in.binary(BinOp::FloorDiv, a[0], a[1]), in.binary(BinOp::Mod, a[0], a[1])});

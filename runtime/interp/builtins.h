@@ -43,6 +43,10 @@ bool isMetaclass(Interpreter &in, const ClassObject *c);  // a subclass of type
 ClassObject *builtinBase(const ClassObject *cls);
 // The built-in value of an instance of such a class, or null.
 const Value *builtinPart(const Value &v);
+// Text, None, the built-in containers and complex numbers: what round(),
+// divmod() and the math functions refuse (round('1.5') is a TypeError in
+// CPython, not 2).
+bool isNonRealBuiltin(Interpreter &in, const Value &v);
 // v itself, or the built-in value inside an instance of a subclass of a built-in type.
 inline const Value &unwrapBuiltin(const Value &v) {
   const Value *b = builtinPart(v);

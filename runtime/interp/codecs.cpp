@@ -1,4 +1,5 @@
 #include "runtime/interp/codecs.h"
+#include "runtime/interp/unicode_text.h"
 
 #include "frontend/literals.h"
 
@@ -113,12 +114,6 @@ Utf8Step utf8Step(std::string_view b, size_t i) {
   return s;
 }
 
-std::string charEscape(uint32_t cp) {
-  if (cp <= 0xFF) return fmt::format("\\x{:02x}", cp);
-  if (cp <= 0xFFFF) return fmt::format("\\u{:04x}", cp);
-  return fmt::format("\\U{:08x}", cp);
-}
-
 }  // namespace
 
 Encoding lookupEncoding(Interpreter &in, std::string_view name) {
@@ -222,7 +217,7 @@ std::string encodeText(Interpreter &in, std::string_view text, Encoding e, std::
       std::string msg =
           endChar - startChar == 1
               ? fmt::format("'{}' codec can't encode character '{}' in position {}: {}", encodingName(e),
-                            charEscape(first), startChar, range)
+                            codePointEscape(first), startChar, range)
               : fmt::format("'{}' codec can't encode characters in position {}-{}: {}", encodingName(e), startChar,
                             endChar - 1, range);
       Value exc = in.newException(in.exceptionClass("UnicodeEncodeError"), msg);

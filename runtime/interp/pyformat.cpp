@@ -33,9 +33,7 @@ std::string quoteStr(const std::string &s) {
       size_t start = i;
       char32_t cp = nextCodePoint(s, i);
       if (isPrintableCodePoint(cp)) out.append(s, start, i - start);
-      else if (cp <= 0xFF) out += fmt::format("\\x{:02x}", uint32_t(cp));
-      else if (cp <= 0xFFFF) out += fmt::format("\\u{:04x}", uint32_t(cp));
-      else out += fmt::format("\\U{:08x}", uint32_t(cp));
+      else out += codePointEscape(cp);
       continue;
     }
     ++i;

@@ -12,6 +12,7 @@
 #include <unicode/ustring.h>
 #include <unicode/utf8.h>
 
+#include <fmt/format.h>
 #include <vector>
 
 namespace tfs::runtime {
@@ -121,6 +122,12 @@ bool isAsciiText(const std::string &s) {
   for (unsigned char c : s)
     if (c >= 0x80) return false;
   return true;
+}
+
+std::string codePointEscape(char32_t cp) {
+  if (cp <= 0xFF) return fmt::format("\\x{:02x}", uint32_t(cp));
+  if (cp <= 0xFFFF) return fmt::format("\\u{:04x}", uint32_t(cp));
+  return fmt::format("\\U{:08x}", uint32_t(cp));
 }
 
 bool isPrintableCodePoint(char32_t cp) {

@@ -22,5 +22,8 @@ std::string unicodeCaseMap(const std::string &utf8, CaseOp op);
 bool unicodeStrTest(const std::string &utf8, StrTest test);
 // CPython's Py_UNICODE_ISPRINTABLE (repr escapes every other code point).
 bool isPrintableCodePoint(char32_t cp);
+// The shortest of CPython's \xNN / \uNNNN / \UNNNNNNNN escapes for cp
+// (repr, ascii(), codec error messages).
+std::string codePointEscape(char32_t cp);
 
 }  // namespace tfs::runtime

@@ -5,6 +5,7 @@
 // int argument past 64 bits is converted as float() converts it.
 #include "lib/python/math/math_integer.h"
 #include "runtime/interp/big_int.h"
+#include "runtime/interp/builtins.h"
 #include "runtime/interp/signature.h"
 
 #include <cmath>
@@ -34,11 +35,7 @@ void unary(Interpreter &in, ModuleObject &m, const std::string &name, double (*f
 double mathReal(Interpreter &in, const Value &v) {
   if (v.isFloat()) return v.asFloat();
   if (v.isInt() || v.isBool()) return in.toFloat(v);
-  static const char *const notReal[] = {"str", "bytes", "bytearray", "NoneType", "list", "tuple", "dict",
-                                        "set", "frozenset", "complex", "range", "slice"};
-  std::string type = in.typeName(v);
-  for (const char *t : notReal)
-    if (type == t) in.raise("TypeError", fmt::format("must be real number, not {}", type));
+  if (isNonRealBuiltin(in, v)) in.raise("TypeError", fmt::format("must be real number, not {}", in.typeName(v)));
   return in.toFloat(v);
 }
 
