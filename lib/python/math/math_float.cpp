@@ -3,6 +3,7 @@
 // nextafter, ulp and dist, with CPython 3.11's results and errors
 // (ValueError "math domain error", OverflowError "math range error"). An
 // int argument past 64 bits is converted as float() converts it.
+#include "lib/python/math/math_gamma.h"
 #include "lib/python/math/math_integer.h"
 #include "runtime/interp/big_int.h"
 #include "runtime/interp/builtins.h"
@@ -47,8 +48,8 @@ void addMathFloatFunctions(Interpreter &in, ModuleObject &m) {
   unary(in, m, "cbrt", [](double x) { return std::cbrt(x); }, nullptr);
   unary(in, m, "erfc", [](double x) { return std::erfc(x); }, nullptr);
   unary(in, m, "exp2", [](double x) { return std::exp2(x); }, nullptr);
-  unary(in, m, "lgamma", [](double x) { return std::lgamma(x); },
-        [](double x) { return !(x <= 0 && x == std::floor(x)); });
+  unary(in, m, "lgamma", cpythonLgamma,
+        [](double x) { return !(x <= 0 && x == std::floor(x) && std::isfinite(x)); });
   vars["frexp"] = nativeWithSignature(in, "frexp(x, /)", [](Interpreter &in, const Bound &b) {
     double x = mathReal(in, b["x"]);
     int e = 0;

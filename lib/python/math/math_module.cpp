@@ -1,5 +1,6 @@
 // The `math` module: CPython's functions and constants over int/float values,
 // with CPython's error messages for domain errors.
+#include "lib/python/math/math_gamma.h"
 #include "lib/python/math/math_integer.h"
 #include "lib/python/python_modules.h"
 #include "runtime/interp/interpreter.h"
@@ -118,7 +119,7 @@ Value makeMathModule(Interpreter &in) {
   unary("degrees", [](double x) { return x * 180.0 / M_PI; }, nullptr);
   unary("radians", [](double x) { return x * M_PI / 180.0; }, nullptr);
   unary("erf", [](double x) { return std::erf(x); }, nullptr);
-  unary("gamma", [](double x) { return std::tgamma(x); }, [](double x) { return !(x <= 0 && x == std::floor(x)); });
+  unary("gamma", cpythonGamma, [](double x) { return !(x <= 0 && x == std::floor(x)) && x != -HUGE_VAL; });
   def("log", [](Interpreter &in, Args a, const Kwargs &) {
     if (a.empty() || a.size() > 2) in.raise("TypeError", fmt::format("log expected 1 or 2 arguments, got {}", a.size()));
     double x = mathReal(in, a[0]);
