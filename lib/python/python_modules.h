@@ -48,6 +48,8 @@ void registerTarCoreModule();
 void registerStructModule();
 // `posix` (lib/python/os/posix_module.cpp): the calls os.tfs is written on.
 void registerPosixModule();
+// `_types` (lib/python/types/types_core.cpp): MethodType and ModuleType under types.tfs.
+void registerTypesCoreModule();
 // `traceback` and `_tfs_frames` (lib/python/traceback/traceback_module.cpp).
 void registerTracebackModules();
 // Registers `time` and `timeit` (time_module.cpp); part of registerLanguageModules.

@@ -29,6 +29,7 @@ void registerLanguageModules() {
   registerStructModule();
   pyio::registerIo();
   registerPosixModule();
+  registerTypesCoreModule();
   registerTracebackModules();
   registerUnsupportedModuleNames();
 }
