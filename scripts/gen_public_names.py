@@ -37,7 +37,7 @@ PYTHON_MODULES = [
     ("logging", "logging"), ("math", "math"), ("operator", "operator"), ("os", "os"), ("posixpath", "os.path"),
     ("pathlib", "pathlib"), ("pickle", "pickle"), ("random", "random"), ("re", "re"), ("shutil", "shutil"),
     ("string", "string"), ("struct", "struct"), ("sys", "sys"), ("tarfile", "tarfile"),
-    ("tempfile", "tempfile"), ("textwrap", "textwrap"), ("unittest", "unittest"), ("difflib", "difflib"), ("heapq", "heapq"), ("bisect", "bisect"), ("types", "types"),
+    ("tempfile", "tempfile"), ("textwrap", "textwrap"), ("unittest", "unittest"), ("difflib", "difflib"), ("heapq", "heapq"), ("bisect", "bisect"), ("types", "types"), ("statistics", "statistics"),
     ("pprint", "pprint"), ("time", "time"), ("timeit", "timeit"), ("traceback", "traceback"),
     ("typing", "typing"), ("zipfile", "zipfile"), ("zlib", "zlib"),
 ]
