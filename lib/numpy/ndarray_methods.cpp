@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 #include <map>
+#include <set>
 #include <memory>
 
 namespace tfs::runtime::tf::numpy {
@@ -277,6 +278,15 @@ std::optional<Value> ndarrayAttribute(Interpreter &in, TensorObject &a, const st
       return finishText(in, entry.second(in, entry.first->bind(in, all, kw)), {Value(self)});
     });
   }
+  // Methods numpy defines over its Python-level functions (_np_index_tricks.tfs).
+  if (auto fn = preludeApi(in, "_np_index_tricks", "ndarray_methods", name))
+    return Value(make<BoundMethod>(Value(self), *fn));
+  // numpy 1.24's other ndarray attributes: named, not mistaken for a typo.
+  static const std::set<std::string> kNumpyHas = {"byteswap", "ctypes",   "data",     "dump",    "dumps",   "flags",
+                                                  "getfield", "newbyteorder", "resize", "setfield", "setflags",
+                                                  "tofile",   "tostring"};
+  if (kNumpyHas.count(name))
+    in.raise("NotImplementedError", fmt::format("numpy.ndarray.{} is not supported by tfs", name));
   in.raise("AttributeError", fmt::format("'numpy.ndarray' object has no attribute '{}'", name));
 }
 

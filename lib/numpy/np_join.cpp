@@ -378,10 +378,22 @@ Value insertItems(Interpreter &in, const Bound &b) {
   if (at < -n || at > n)
     in.raise("IndexError", fmt::format("index {} is out of bounds for axis {} with size {}", at, axis, n));
   if (at < 0) at += n;
+  // numpy: values become an array of arr's rank (leading 1s), whose first
+  // axis moves to `axis`; its length there is how many slices go in.
+  Tensor vals = cast(asTensor(in, b["values"]), t.dtype());
+  Shape padded(vals.shape());
+  while (padded.size() < t.shape().size()) padded.insert(padded.begin(), 1);
+  vals = vals.reshaped(padded);
+  if (padded.size() == t.shape().size() && axis != 0) {
+    std::vector<int64_t> perm;
+    for (int64_t d = 1; d <= axis; ++d) perm.push_back(d);
+    perm.push_back(0);
+    for (int64_t d = axis + 1; d < int64_t(padded.size()); ++d) perm.push_back(d);
+    vals = transposed(vals, perm);
+  }
   Shape sliceShape = t.shape();
-  sliceShape[size_t(axis)] = 1;
-  Tensor vals = asTensor(in, b["values"]);
-  Tensor piece = broadcastTo(cast(vals, t.dtype()), sliceShape);
+  sliceShape[size_t(axis)] = padded.size() == t.shape().size() ? vals.shape()[size_t(axis)] : 1;
+  Tensor piece = broadcastTo(vals, sliceShape);
   std::vector<Value> parts = in.toList(splitViews(in, newArray(t), in.list({Value::integer(at)}), Value::integer(axis), false));
   return newArray(concat(in, {asTensor(in, parts[0]), piece, asTensor(in, parts[1])}, axis, false, std::nullopt));
 }
