@@ -237,13 +237,15 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
   auto checked = [](const std::string &name, NativeFn fn) -> NativeFn {
     return [name, fn = std::move(fn)](Interpreter &in, Args a, const Kwargs &kw) {
       checkBuiltinKeywords(in, name, kw);
+      checkBuiltinArity(in, name, a.size(), kw.size());
       return fn(in, a, kw);
     };
   };
   auto def = [&](const std::string &name, NativeFn fn) { b.vars[name] = in.native(name, checked(name, std::move(fn))); };
 
   // --- types -------------------------------------------------------------
-  auto object = builtinType(b, "object", [](Interpreter &in, Args, const Kwargs &) -> Value {
+  auto object = builtinType(b, "object", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
+    if (!a.empty() || !kw.empty()) in.raise("TypeError", "object() takes no arguments");
     auto c = in.builtin("object").as<ClassObject>();
     return make<InstanceObject>(Ref<ClassObject>(c));
   });
@@ -698,8 +700,17 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     return Value::boolean(c);
   });
   installFrameBuiltins(in, b);  // locals, globals, vars, dir (frame_names.cpp)
+  for (const char *name : {"locals", "globals", "vars", "dir"}) {
+    // Their signatures bind after CPython's own count check words the error.
+    Value inner = b.vars[name];
+    b.vars[name] = in.native(name, [name, inner](Interpreter &in, Args a, const Kwargs &kw) {
+      checkBuiltinArity(in, name, a.size(), kw.size());
+      return in.call(inner, a, kw);
+    });
+  }
   installExecEval(in, b);  // exec_eval.cpp
   def("exit", [](Interpreter &in, Args a, const Kwargs &) -> Value { in.raise("SystemExit", a.empty() ? "" : in.str(a[0])); });
+  b.vars["quit"] = b.vars["exit"];  // the site module's other name for it
 }
 
 std::optional<Value> builtinCompare(Interpreter &in, CmpOp op, const Value &a, const Value &b) {

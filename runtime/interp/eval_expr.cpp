@@ -14,6 +14,7 @@
 #include "runtime/interp/suggestions.h"
 
 #include <fmt/format.h>
+#include <set>
 #include <llvm/ADT/SmallVector.h>
 
 namespace tfs::runtime {
@@ -163,6 +164,11 @@ Value Evaluator::load(const std::string &name, const Expr &at) {
 // CPython 3.11's NameError: `name`, and a close name from the function's
 // locals, else the module's globals, else the builtins, for the report.
 void Evaluator::raiseNameError(const std::string &name) {
+  // Builtins CPython 3.11 has and tfs does not: named, not "not defined".
+  static const std::set<std::string> kCPythonBuiltins = {
+      "BaseExceptionGroup", "EncodingWarning", "ExceptionGroup", "aiter", "anext", "breakpoint",
+      "copyright",          "credits",         "help",           "license", "memoryview"};
+  if (kCPythonBuiltins.count(name)) in.raise("NotImplementedError", fmt::format("builtin '{}' is not supported by tfs", name));
   Value exc = in.newException(in.exceptionClass("NameError"), fmt::format("name '{}' is not defined", name));
   auto sortedKeys = [](const Scope &s) {
     std::vector<std::string> keys;
