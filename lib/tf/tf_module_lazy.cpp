@@ -104,6 +104,21 @@ std::optional<Value> tfModuleLazyAttr(Interpreter &in, const std::string &name, 
     };
     return Value(m);
   }
+  // tf.feature_column / tf.compat.v1.feature_column
+  // (lib/tf/feature_column/_tf_feature_column.tfs); what it lacks is refused
+  // by name.
+  if (name == "feature_column") {
+    auto m = make<ModuleObject>(v1 ? "tensorflow.compat.v1.feature_column" : "tensorflow.feature_column");
+    m->lazy = [v1](Interpreter &in, const std::string &n) -> std::optional<Value> {
+      if (auto f = preludeApi(in, "_tf_feature_column", v1 ? "v1_api" : "api", n)) return f;
+      for (const Value &x : in.toList(in.getAttr(importPreludeModule(in, "_tf_feature_column"), v1 ? "v1_missing" : "missing")))
+        if (in.str(x) == n)
+          in.raise("NotImplementedError",
+                   fmt::format("tf.{}feature_column.{} is not supported by tfs", v1 ? "compat.v1." : "", n));
+      return std::nullopt;
+    };
+    return Value(m);
+  }
   if (name == "device") return in.getAttr(importPreludeModule(in, "_tf_device"), name);
   if (name == "VariableAggregation" || name == "VariableSynchronization")
     return in.getAttr(importPreludeModule(in, "_tf_distribute_values"), name);
