@@ -135,6 +135,17 @@ std::optional<Value> tfModuleLazyAttr(Interpreter &in, const std::string &name, 
   // (lib/tf/keras/_keras.tfs); tf.optimizers / losses / metrics /
   // initializers are its submodules, as in TF 2.15.
   if (name == "keras") return in.getAttr(importPreludeModule(in, "_keras"), "keras");
+  // tf.compat.v1.losses is TF1's (lib/tf/compat_v1/_tf_v1_losses.tfs), not
+  // Keras's; TF1's streaming tf.compat.v1.metrics are refused by name
+  // (lib/tf/public_names/tensorflow.compat.v1.metrics.names).
+  if (v1 && (name == "losses" || name == "metrics")) {
+    auto m = make<ModuleObject>("tensorflow.compat.v1." + name);
+    if (name == "losses")
+      m->lazy = [](Interpreter &in, const std::string &n) { return preludeApi(in, "_tf_v1_losses", "losses_api", n); };
+    else
+      m->lazy = [](Interpreter &, const std::string &) -> std::optional<Value> { return std::nullopt; };
+    return Value(m);
+  }
   for (const char *n : {"optimizers", "losses", "metrics", "initializers"})
     if (name == n)
       return in.getAttr(in.getAttr(importPreludeModule(in, "_keras"), "keras"), name);
