@@ -49,9 +49,9 @@ TF_MODULES = [
     "linalg", "math", "nn", "image", "signal", "strings", "random", "random.experimental", "sparse", "ragged",
     "data", "data.experimental", "io", "io.gfile", "config", "config.experimental", "train", "debugging",
     "bitwise", "sets", "dtypes", "errors", "nest", "summary", "saved_model", "autograph", "lookup", "audio",
-    "types.experimental", "experimental", "experimental.numpy", "distribute", "test",
+    "types.experimental", "experimental", "experimental.numpy", "distribute", "test", "feature_column",
 ]
-TF_V1_MODULES = ["", "nn", "train", "layers", "losses", "metrics", "summary"]
+TF_V1_MODULES = ["", "nn", "train", "layers", "losses", "metrics", "summary", "feature_column"]
 KERAS_MODULES = [
     "", "layers", "layers.experimental", "layers.experimental.preprocessing", "losses", "metrics", "optimizers",
     "optimizers.schedules", "optimizers.legacy", "optimizers.experimental", "callbacks", "activations",

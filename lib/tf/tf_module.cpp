@@ -417,6 +417,13 @@ Value makeTfModule(Interpreter &in, bool v1) {
   defSig(in, *tf, "executing_eagerly()", [](Interpreter &in, const Bound &) {
     return Value::boolean(currentGraph(in) == nullptr);
   });
+  // tf.inside_function(): building a tf.function's graph (not eager, not a
+  // TF1 graph); compat.v1's executing_eagerly_outside_functions(): not in a
+  // TF1 graph, whatever tf.function is being traced.
+  defSig(in, *tf, "inside_function()", [](Interpreter &in, const Bound &) {
+    GraphScope *g = currentGraph(in);
+    return Value::boolean(g != nullptr && g->kind() == GraphScope::Kind::Function);
+  });
   def(in, *tf, "Variable", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     auto args = in.bindArgs("Variable", a, kw, {"initial_value", "trainable", "validate_shape", "caching_device", "name", "variable_def", "dtype", "import_scope", "constraint", "synchronization", "aggregation", "shape"},
                             {Value(), Value::boolean(true), Value(), Value(), Value(), Value(), Value(), Value(), Value(), Value(), Value(), Value()});

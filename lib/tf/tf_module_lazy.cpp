@@ -104,6 +104,21 @@ std::optional<Value> tfModuleLazyAttr(Interpreter &in, const std::string &name, 
     };
     return Value(m);
   }
+  // tf.feature_column / tf.compat.v1.feature_column
+  // (lib/tf/feature_column/_tf_feature_column.tfs); what it lacks is refused
+  // by name.
+  if (name == "feature_column") {
+    auto m = make<ModuleObject>(v1 ? "tensorflow.compat.v1.feature_column" : "tensorflow.feature_column");
+    m->lazy = [v1](Interpreter &in, const std::string &n) -> std::optional<Value> {
+      if (auto f = preludeApi(in, "_tf_feature_column", v1 ? "v1_api" : "api", n)) return f;
+      for (const Value &x : in.toList(in.getAttr(importPreludeModule(in, "_tf_feature_column"), v1 ? "v1_missing" : "missing")))
+        if (in.str(x) == n)
+          in.raise("NotImplementedError",
+                   fmt::format("tf.{}feature_column.{} is not supported by tfs", v1 ? "compat.v1." : "", n));
+      return std::nullopt;
+    };
+    return Value(m);
+  }
   if (name == "device") return in.getAttr(importPreludeModule(in, "_tf_device"), name);
   if (name == "VariableAggregation" || name == "VariableSynchronization")
     return in.getAttr(importPreludeModule(in, "_tf_distribute_values"), name);
@@ -120,6 +135,17 @@ std::optional<Value> tfModuleLazyAttr(Interpreter &in, const std::string &name, 
   // (lib/tf/keras/_keras.tfs); tf.optimizers / losses / metrics /
   // initializers are its submodules, as in TF 2.15.
   if (name == "keras") return in.getAttr(importPreludeModule(in, "_keras"), "keras");
+  // tf.compat.v1.losses is TF1's (lib/tf/compat_v1/_tf_v1_losses.tfs), not
+  // Keras's; TF1's streaming tf.compat.v1.metrics are refused by name
+  // (lib/tf/public_names/tensorflow.compat.v1.metrics.names).
+  if (v1 && (name == "losses" || name == "metrics")) {
+    auto m = make<ModuleObject>("tensorflow.compat.v1." + name);
+    if (name == "losses")
+      m->lazy = [](Interpreter &in, const std::string &n) { return preludeApi(in, "_tf_v1_losses", "losses_api", n); };
+    else
+      m->lazy = [](Interpreter &, const std::string &) -> std::optional<Value> { return std::nullopt; };
+    return Value(m);
+  }
   for (const char *n : {"optimizers", "losses", "metrics", "initializers"})
     if (name == n)
       return in.getAttr(in.getAttr(importPreludeModule(in, "_keras"), "keras"), name);

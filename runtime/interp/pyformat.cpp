@@ -176,7 +176,9 @@ std::string Interpreter::format(const Value &v, const std::string &spec) {
       Value args[] = {str(spec)};
       return str(call(Value(make<BoundMethod>(v, *m)), args));
     }
-    if (const Value *b = builtinPart(v)) return format(*b, spec);
+    // An empty spec is str(v) (CPython's object/int/float.__format__), so a
+    // namedtuple's __repr__ shows; else the builtin part's formatting.
+    if (const Value *b = builtinPart(v)) return spec.empty() ? str(v) : format(*b, spec);
     if (spec.empty()) return str(v);
     raise("TypeError", fmt::format("unsupported format string passed to {}.__format__", typeName(v)));
   }
