@@ -201,6 +201,14 @@ std::vector<std::pair<std::string, Value>> functionAttributes(Interpreter &in, c
     for (auto &[k, v] : c->dict)
       if (v.obj() && std::string_view(v.obj()->typeName()) == "Function" && !seen(k))
         out.emplace_back(k, in.getAttr(obj, k));
+  // Functions the object exports that are not its attributes (a Keras
+  // model's call on composite inputs, as `__call__`).
+  if (auto hook = in.getAttrOpt(obj, "_tfs_saved_model_object_functions")) {
+    Value exported = in.call(*hook, {});
+    if (auto *d = exported.as<DictObject>())
+      for (auto &[k, v] : d->items())
+        if (!seen(in.str(k))) out.emplace_back(in.str(k), v);
+  }
   return out;
 }
 
