@@ -217,6 +217,8 @@ Value load(Interpreter &in, const std::string &dir) {
       vars[name] = std::make_shared<Tensor>(Tensor::fromDoubles(*d, shape, values));
     }
   }
+  HostCallbackLoader callbacks;
+  callbacks.read(in, root);
   auto obj = make<LoadedObject>();
   auto signatures = make<DictObject>();
   // The serving signatures (a model of an earlier tfs has no list: all).
@@ -240,6 +242,7 @@ Value load(Interpreter &in, const std::string &dir) {
     lf->module = std::shared_ptr<ir::Module>(parsed.module.release());
     if (lf->module->functions().empty()) in.raise("ValueError", fmt::format("{}: no function", entry.path().string()));
     lf->fn = lf->module->functions()[0].get();
+    callbacks.patch(in, *lf->fn, entry.path());
     for (auto &cap : lf->fn->captures()) {
       auto it = vars.find(cap.name);
       if (it == vars.end()) in.raise("ValueError", fmt::format("{}: capture '{}' has no saved value", entry.path().string(), cap.name));
@@ -258,7 +261,7 @@ Value load(Interpreter &in, const std::string &dir) {
   obj->scope->vars["signatures"] = signatures;
   // Sub-objects, variables and tf.function attributes (their restored
   // functions replace the signature functions of the same names).
-  loadObjectGraph(in, root, Value(obj));
+  loadObjectGraph(in, root, Value(obj), callbacks);
   return obj;
 }
 
@@ -342,8 +345,10 @@ Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
     }
   } cleanup{tmp};
   std::unordered_map<std::string, bool> savedVars;
+  HostCallbackSaver callbacks;
   for (auto &[name, f] : fns) {
     TracedSignature sig = traceForExport(in, f);
+    callbacks.scan(in, sig.scope->function());
     writeFileSynced(in, tmp / (name + ".ir"), ir::printModule(sig.scope->module()));
     if (!sig.outputKeys.empty()) {
       std::string keys;
@@ -358,7 +363,8 @@ Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
   }
   writeFileSynced(in, tmp / "variables.txt", vars);
   writeFileSynced(in, tmp / "signatures.txt", signatureList);
-  saveObjectGraph(in, args[0], tmp);
+  saveObjectGraph(in, args[0], tmp, callbacks);
+  callbacks.write(in, tmp);
   syncDirectory(tmp);
   publishDirectory(in, tmp, target);
   cleanup.published = true;

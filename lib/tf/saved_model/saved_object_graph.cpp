@@ -429,7 +429,7 @@ Value callSavedModelHelper(Interpreter &in, const char *name, std::vector<Value>
   return r;
 }
 
-void saveObjectGraph(Interpreter &in, const Value &root, const fs::path &dir) {
+void saveObjectGraph(Interpreter &in, const Value &root, const fs::path &dir, HostCallbackSaver &callbacks) {
   std::vector<Value> graph = in.toList(callSavedModelHelper(in, "object_graph", {root}));
   std::vector<Value> nodes = in.toList(graph[0]), kinds = in.toList(graph[1]);
   std::string text = std::string(kHeader) + "\n";
@@ -529,6 +529,7 @@ void saveObjectGraph(Interpreter &in, const Value &root, const fs::path &dir) {
         }
         if (!bound) continue;
         ++files;
+        callbacks.scan(in, cf->scope->function());
         lib::writeFileAtomic(in, (dir / "functions" / (file + ".ir")).string(), ir::printModule(cf->scope->module()));
         std::string args, specs;
         size_t c = 0;
@@ -552,7 +553,7 @@ void saveObjectGraph(Interpreter &in, const Value &root, const fs::path &dir) {
   lib::writeFileAtomic(in, (dir / "objects.txt").string(), text);
 }
 
-bool loadObjectGraph(Interpreter &in, const fs::path &dir, const Value &root) {
+bool loadObjectGraph(Interpreter &in, const fs::path &dir, const Value &root, HostCallbackLoader &callbacks) {
   fs::path file = dir / "objects.txt";
   std::error_code ec;
   if (!fs::exists(file, ec)) return false;
@@ -635,6 +636,7 @@ bool loadObjectGraph(Interpreter &in, const fs::path &dir, const Value &root) {
       t.module = std::shared_ptr<ir::Module>(parsed.module.release());
       if (t.module->functions().empty()) corrupt(in, irFile, "no function");
       t.fn = t.module->functions()[0].get();
+      callbacks.patch(in, *t.fn, irFile);
       t.argNames.assign(f.begin() + 5, f.end());
       StructureReader reader{in, f[4]};
       t.structure = reader.read(t.fn->body().nodes().empty() ? 0 : t.fn->body().nodes().back()->numOperands());
