@@ -5,6 +5,7 @@
 #include "lib/file_util.h"
 #include "lib/tf/py_function.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <random>
@@ -68,7 +69,17 @@ void HostCallbackSaver::scan(Interpreter &in, const ir::Function &fn) {
     Value store = in.getAttr(*callable, "store");
     size_t k = 0;
     while (k < stores_.size() && stores_[k].obj() != store.obj()) ++k;
-    if (k == stores_.size()) stores_.push_back(store);
+    if (k == stores_.size()) {
+      // Its state now; a store that cannot be written (a TF-IDF layer)
+      // leaves its kernels process-local.
+      try {
+        states_.push_back(in.str(callLookupHost(in, "export_store", {store})));
+      } catch (PyException &) {
+        records_[id] = "local";
+        return;
+      }
+      stores_.push_back(store);
+    }
     std::string method = in.str(in.getAttr(*callable, "method"));
     bool effect = in.truth(in.getAttr(*callable, "effect"));
     records_[id] = fmt::format("table\t{}\t{}\t{}", k, method, effect ? 1 : 0);
@@ -78,11 +89,9 @@ void HostCallbackSaver::scan(Interpreter &in, const ir::Function &fn) {
 void HostCallbackSaver::write(Interpreter &in, const fs::path &dir) {
   std::string text = fmt::format("{}\nprocess\t{}\n", kHeader, processNonce());
   for (auto &[id, rec] : records_) text += fmt::format("callback\t{}\t{}\n", id, rec);
-  for (size_t k = 0; k < stores_.size(); ++k) {
-    // The contents as they are now (TF saves a table's contents with it).
-    std::string json = in.str(callLookupHost(in, "export_store", {stores_[k]}));
-    text += fmt::format("table\t{}\t{}\n", k, json);
-  }
+  // The contents as they were when scanned (TF saves a table's contents
+  // with it).
+  for (size_t k = 0; k < stores_.size(); ++k) text += fmt::format("table\t{}\t{}\n", k, states_[k]);
   lib::writeFileAtomic(in, (dir / kFile).string(), text);
 }
 
@@ -126,7 +135,9 @@ void HostCallbackLoader::read(Interpreter &in, const fs::path &dir) {
     if (!r.table) continue;
     auto it = tables.find(r.store);
     if (it == tables.end()) corrupt(in, file, "a callback of an unknown table");
-    if (r.method != "find" && r.method != "size" && r.method != "insert" && r.method != "remove")
+    static const char *kKernels[] = {"find", "size", "insert", "remove", "lookup_invert", "lookup_int",
+                                     "lookup_encode", "lookup_ids", "vectorize"};
+    if (std::find(std::begin(kKernels), std::end(kKernels), r.method) == std::end(kKernels))
       corrupt(in, file, "an unknown table kernel");
     if (!stores_.count(r.store)) stores_[r.store] = callLookupHost(in, "import_store", {in.str(it->second)});
   }

@@ -30,6 +30,7 @@ public:
 private:
   std::map<int64_t, std::string> records_;
   std::vector<Value> stores_;
+  std::vector<std::string> states_;  // each store's JSON
 };
 
 class HostCallbackLoader {
