@@ -13,6 +13,7 @@
 #include "lib/tf/tf_lib.h"
 #include "lib/tf/distribute/distribute_native.h"
 #include "lib/tf/saved_model/saved_object_graph.h"
+#include "runtime/tf/concrete_function.h"
 #include "runtime/tf/executable.h"
 
 #include <cstdio>
@@ -265,6 +266,40 @@ Value load(Interpreter &in, const std::string &dir) {
   return obj;
 }
 
+bool hasComposite(Interpreter &in, const Value &structure) {
+  auto *t = structure.as<TupleObject>();
+  if (!t || t->items.empty()) return false;
+  std::string kind = in.str(t->items[0]);
+  if (kind == "composite") return true;
+  if (kind != "tuple" && kind != "list" && kind != "dict") return false;
+  for (const Value &x : in.toList(t->items[1])) {
+    auto *p = kind == "dict" ? x.as<TupleObject>() : nullptr;
+    if (hasComposite(in, p ? p->items[1] : x)) return true;
+  }
+  return false;
+}
+
+// A serving signature takes and returns tensors (TF's
+// signature_serialization): a SparseTensor, RaggedTensor or ExtensionType
+// argument or result is refused with TF's ValueError.
+void checkSignatureTypes(Interpreter &in, const Value &f, const std::string &key) {
+  if (!f.obj() || std::string_view(f.obj()->typeName()) != "Function") return;  // traceForExport says what it is
+  Value cfv = in.call(in.getAttr(f, "get_concrete_function"), {});
+  auto *cf = cfv.as<ConcreteFunction>();
+  if (!cf) return;
+  for (const ArgSpec &a : cf->argSpecs)
+    if (a.kind == ArgSpec::Kind::Composite)
+      in.raise("ValueError", fmt::format("The signature '{}' takes a {} argument '{}': a SavedModel signature's "
+                                         "inputs must be tensors (TensorSpec)",
+                                         key, a.text.substr(0, a.text.find('(')), a.name));
+  if (hasComposite(in, cf->outputStructure))
+    in.raise("ValueError",
+             fmt::format("Got a non-Tensor value for key 'output_0' in the output of the function {} used to "
+                         "generate the SavedModel signature '{}'. Outputs for functions used as signatures must be a "
+                         "single Tensor, a sequence of Tensors, or a dictionary from string to Tensor.",
+                         in.str(in.getAttr(f, "__name__")), key));
+}
+
 // tf.saved_model.save: the SavedModel written to a temporary directory,
 // then published atomically.
 Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
@@ -347,6 +382,7 @@ Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
   std::unordered_map<std::string, bool> savedVars;
   HostCallbackSaver callbacks;
   for (auto &[name, f] : fns) {
+    if (signatureList.find(name + "\n") != std::string::npos) checkSignatureTypes(in, f, name);
     TracedSignature sig = traceForExport(in, f);
     callbacks.scan(in, sig.scope->function());
     writeFileSynced(in, tmp / (name + ".ir"), ir::printModule(sig.scope->module()));
