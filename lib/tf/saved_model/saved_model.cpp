@@ -332,6 +332,14 @@ Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
         bool already = false;
         for (auto &f : fns) already |= f.first == in.str(k);
         if (already) continue;
+        // A call on composites cannot be a graph of tensors: the model
+        // exports it as a function of its own (_tfs_saved_model_object_functions)
+        // or not at all.
+        try {
+          checkSignatureTypes(in, v, in.str(k));
+        } catch (PyException &) {
+          continue;
+        }
         fns.emplace_back(in.str(k), v);
         if (args[2].isNone() && in.str(k) == "serving_default") signatureList += "serving_default\n";
       }
