@@ -3,7 +3,8 @@
 // signature_def per saved function (inputs with their dtype, shape and
 // tensor name, outputs by key), then the saved variables. It reads the
 // files only (NAME.ir graphs, NAME.outputs keys, variables.txt); nothing
-// runs. A missing or corrupted model is an error naming the file.
+// runs (signatures.txt says which graphs are signatures). A missing or
+// corrupted model is an error naming the file.
 #include "tools/driver.h"
 
 #include "ir/graph.h"
@@ -123,9 +124,20 @@ int inspectSavedModel(const DriverOptions &o) {
     std::fprintf(stderr, "tfs: error: SavedModel file does not exist at: %s\n", o.file.c_str());
     return 1;
   }
+  // signatures.txt names the serving signatures (the other NAME.ir graphs
+  // are functions exported by name); a model of an earlier tfs has none.
+  std::vector<std::string> named;
+  bool listed = false;
+  if (std::ifstream list(root / "signatures.txt"); list) {
+    listed = true;
+    for (std::string line; std::getline(list, line);)
+      if (!line.empty()) named.push_back(line);
+  }
   std::vector<fs::path> graphs;
   for (const auto &entry : fs::directory_iterator(root))
-    if (entry.path().extension() == ".ir") graphs.push_back(entry.path());
+    if (entry.path().extension() == ".ir" &&
+        (!listed || std::find(named.begin(), named.end(), entry.path().stem().string()) != named.end()))
+      graphs.push_back(entry.path());
   std::sort(graphs.begin(), graphs.end());
   std::printf("MetaGraphDef with tag-set: 'serve' contains the following SignatureDefs:\n");
   for (const fs::path &g : graphs)

@@ -5,6 +5,7 @@
 // differentiable). While tracing it becomes a py_function node whose
 // kernel calls back into the interpreter each time the graph runs, on both
 // backends; results are converted to Tout.
+#include "lib/tf/py_function.h"
 #include "lib/tf/tf_lib.h"
 #include "runtime/interp/signature.h"
 #include "runtime/kernels/host_callback.h"
@@ -61,6 +62,8 @@ std::vector<Ref<TensorObject>> convertResults(Interpreter &in, const Value &r, c
   return out;
 }
 
+int64_t registerCallback(Interpreter &in, const Value &func, const OutputTypes &types, bool numpy);
+
 Value callPython(Interpreter &in, const Value &func, const Value &inp, const Value &tout, bool numpy) {
   OutputTypes types = outputTypes(in, tout);
   std::vector<Value> args;
@@ -82,6 +85,41 @@ Value callPython(Interpreter &in, const Value &func, const Value &inp, const Val
     }
     return finish(convertResults(in, in.call(func, callArgs), types));
   }
+  std::vector<int64_t> toutCodes;
+  for (DType d : types.dtypes) toutCodes.push_back(int64_t(d));
+  std::vector<Ref<TensorObject>> inputs;
+  for (auto &a : args) inputs.push_back(toTensor(in, a));
+  ir::Attrs attrs{{"callback", registerCallback(in, func, types, numpy)}, {"Tout", toutCodes}};
+  return finish(callOp(in, OpKind::PyFunction, inputs, attrs, numpy ? "PyFunc" : "EagerPyFunc"));
+}
+
+}  // namespace
+
+namespace {
+// The Python callable behind each py_function callback id (a SavedModel
+// asks which callbacks are table kernels it can keep).
+std::unordered_map<int64_t, Value> &callables() {
+  static std::unordered_map<int64_t, Value> table;
+  return table;
+}
+}  // namespace
+
+std::optional<Value> pyFunctionCallable(int64_t id) {
+  auto it = callables().find(id);
+  if (it == callables().end()) return std::nullopt;
+  return it->second;
+}
+
+int64_t registerPyFunction(Interpreter &in, const Value &func, const std::vector<DType> &dtypes) {
+  OutputTypes types;
+  types.dtypes = dtypes;
+  types.list = dtypes.size() != 1;
+  return registerCallback(in, func, types, false);
+}
+
+namespace {
+
+int64_t registerCallback(Interpreter &in, const Value &func, const OutputTypes &types, bool numpy) {
   Interpreter *ip = &in;
   HostCallback callback = [ip, func, types, numpy](std::span<const Tensor> xs) {
     Interpreter &in = *ip;
@@ -103,12 +141,9 @@ Value callPython(Interpreter &in, const Value &func, const Value &inp, const Val
     for (auto &t : convertResults(in, in.call(func, callArgs), types)) out.push_back(t->eager);
     return out;
   };
-  std::vector<int64_t> toutCodes;
-  for (DType d : types.dtypes) toutCodes.push_back(int64_t(d));
-  std::vector<Ref<TensorObject>> inputs;
-  for (auto &a : args) inputs.push_back(toTensor(in, a));
-  ir::Attrs attrs{{"callback", registerHostCallback(callback)}, {"Tout", toutCodes}};
-  return finish(callOp(in, OpKind::PyFunction, inputs, attrs, numpy ? "PyFunc" : "EagerPyFunc"));
+  int64_t id = registerHostCallback(callback);
+  callables()[id] = func;
+  return id;
 }
 
 Value bindOrCall(Interpreter &in, const Bound &a, bool numpy) {

@@ -462,6 +462,7 @@ Ref<ConcreteFunction> FunctionWrapper::concrete(Interpreter &in, std::span<const
   // call's value.
   for (size_t i = 0; hasSignature && i < argv.size(); ++i)
     if (compositeAt(i)) argv[i] = compositePlaceholder(in, signatureSpecs[i]);
+    else if (nestedAt(i)) argv[i] = nestedTraceArg(in, signatureSpecs[i], argv[i]);
   TfContext &c = ctx(in);
   size_t varsBefore = c.globalVariables.size();
   int created = 0;

@@ -179,10 +179,8 @@ void flattenSpec(Interpreter &in, const Value &spec, std::vector<std::pair<ir::S
   } else if (auto *d = spec.as<DictObject>()) {
     for (auto &[k, x] : nestItems(*d)) flattenSpec(in, x, leaves);
   } else if (isCompositeSpec(in, spec)) {
-    in.raise("NotImplementedError",
-             fmt::format("a {} inside a nested input_signature entry is not supported by tfs; give it a parameter of "
-                         "its own",
-                         in.typeName(spec)));
+    // A composite's parameters take the shapes of its stand-in (see
+    // nestedTraceArg), not the signature's leaf shapes.
   } else {
     leaves.push_back(leafSpec(in, spec));
   }
@@ -221,6 +219,10 @@ std::optional<Value> packToSpec(Interpreter &in, const Value &spec, const std::o
     }
     return Value(out);
   }
+  if (isCompositeSpec(in, spec)) {
+    if (!arg) return compositePlaceholder(in, spec);
+    return isComposite(*arg) ? std::optional<Value>(*arg) : std::nullopt;
+  }
   auto [shape, dtype] = leafSpec(in, spec);
   if (!arg) {
     std::vector<int64_t> dims = shape.ranked ? shape.dims : std::vector<int64_t>{};
@@ -234,6 +236,26 @@ std::optional<Value> packToSpec(Interpreter &in, const Value &spec, const std::o
   return Value(toTensor(in, *arg, std::nullopt, dtype));
 }
 
+Value nestedTraceArg(Interpreter &in, const Value &spec, const Value &arg) {
+  if (isCompositeSpec(in, spec)) return compositePlaceholder(in, spec);
+  if ((spec.as<ListObject>() || spec.as<TupleObject>()) && (arg.as<ListObject>() || arg.as<TupleObject>())) {
+    std::vector<Value> specs = in.toList(spec), args = in.toList(arg);
+    if (specs.size() != args.size()) return arg;
+    std::vector<Value> out;
+    for (size_t i = 0; i < specs.size(); ++i) out.push_back(nestedTraceArg(in, specs[i], args[i]));
+    return arg.as<ListObject>() ? in.list(out) : in.tuple(out);
+  }
+  if (auto *d = spec.as<DictObject>(); d && arg.as<DictObject>()) {
+    auto out = make<DictObject>();
+    for (auto &[k, x] : arg.as<DictObject>()->items()) {
+      std::optional<Value> sub = d->get(in, k);
+      out->set(in, k, sub ? nestedTraceArg(in, *sub, x) : x);
+    }
+    return Value(out);
+  }
+  return arg;
+}
+
 bool nestedCompatible(Interpreter &in, const Value &spec, const Value &arg, std::string &why) {
   if (spec.as<ListObject>() || spec.as<TupleObject>()) {
     std::vector<Value> specs = in.toList(spec), args = in.toList(arg);
@@ -245,6 +267,12 @@ bool nestedCompatible(Interpreter &in, const Value &spec, const Value &arg, std:
     for (auto &[k, x] : d->items())
       if (!nestedCompatible(in, x, *arg.as<DictObject>()->get(in, k), why)) return false;
     return true;
+  }
+  if (isCompositeSpec(in, spec)) {
+    frontend::SourceSpan site = in.currentSpan();
+    bool ok = isComposite(arg) && in.truth(in.call(in.getAttr(spec, "is_compatible_with"), std::vector<Value>{arg}));
+    in.restoreSpan(site);
+    return ok;
   }
   auto [shape, dtype] = leafSpec(in, spec);
   auto *t = arg.as<TensorObject>();

@@ -42,14 +42,18 @@ void variableArgs(Interpreter &in, const Value &v, std::vector<VariableObject *>
 // their ids, for the tapes).
 void tensorArgs(Interpreter &in, const Value &v, std::vector<Tensor> &out, std::vector<int64_t> *ids = nullptr);
 // An input_signature entry that is a tuple/list/dict of TensorSpecs: its
-// leaves' (shape, dtype) in tf.nest order. A SparseTensorSpec or
-// RaggedTensorSpec inside such an entry is refused by name.
+// leaves' (shape, dtype) in tf.nest order. A composite's spec inside such
+// an entry adds none (its stand-in's components are traced, see
+// nestedTraceArg).
 void flattenSpec(Interpreter &in, const Value &spec, std::vector<std::pair<ir::Shape, DType>> &leaves);
 // `arg` in `spec`'s structure (tuples where the spec has them, as TF packs
 // the inputs), leaves converted to tensors of the spec's dtypes; nullopt when
 // the structures differ. Without an argument: zero tensors of the spec's
 // shapes (unknown dimensions 1), the stand-ins get_concrete_function traces.
 std::optional<Value> packToSpec(Interpreter &in, const Value &spec, const std::optional<Value> &arg);
+// `arg` (already packed) with each composite inside it replaced by the
+// stand-in of its spec in `spec`: what a signature's trace sees.
+Value nestedTraceArg(Interpreter &in, const Value &spec, const Value &arg);
 // Whether every leaf of `arg` (already packed) is compatible with its spec;
 // if not, `why` is TF's cast error for the first leaf that is not.
 bool nestedCompatible(Interpreter &in, const Value &spec, const Value &arg, std::string &why);

@@ -13,6 +13,7 @@
 #include "lib/tf/tf_lib.h"
 #include "lib/tf/distribute/distribute_native.h"
 #include "lib/tf/saved_model/saved_object_graph.h"
+#include "runtime/tf/concrete_function.h"
 #include "runtime/tf/executable.h"
 
 #include <cstdio>
@@ -85,27 +86,88 @@ std::string tensorLine(const std::string &name, const Tensor &t) {
   return s + "\n";
 }
 
+// tf.TensorSpec(shape, dtype, name).
+Value tensorSpecValue(Interpreter &in, const ir::Shape &shape, DType dtype, const std::string &name) {
+  Value dims = Value();
+  if (shape.ranked) {
+    std::vector<Value> ds;
+    for (int64_t d : shape.dims) ds.push_back(d < 0 ? Value() : Value::integer(d));
+    dims = in.list(ds);
+  }
+  return in.call(in.getAttr(in.importModule("tensorflow"), "TensorSpec"),
+                 std::vector<Value>{dims, dtypeValue(dtype), in.str(name)});
+}
+
+// A function saved as a graph of tensors in and out: a serving signature
+// (TF's signature functions: inputs by name, a dict of named outputs,
+// `output_N` for a function that returns no dict) or an exported call.
 struct LoadedFunction : Object {
   std::shared_ptr<ir::Module> module;
   ir::Function *fn = nullptr;
   std::vector<std::shared_ptr<Tensor>> variables;
   std::shared_ptr<Executable> exec;  // the optimized copy that runs
   std::vector<std::string> outputKeys;  // a signature returning a dict
+  bool signature = false;
   const char *typeName() const override { return "RestoredFunction"; }
-  std::optional<Value> call(Interpreter &in, Args args, const Kwargs &) override {
-    std::vector<Tensor> ts;
-    for (size_t i = 0; i < args.size(); ++i) {
-      std::optional<DType> want;
-      if (i < fn->params().size()) want = fn->param(unsigned(i))->type.dtype;
-      ts.push_back(toTensor(in, args[i], std::nullopt, want)->eager);
+  std::string inputName(size_t i) const {
+    const std::string &n = fn->param(unsigned(i))->name;
+    return n.empty() ? fmt::format("input_{}", i) : n;
+  }
+  std::vector<std::string> outputNames() const {
+    if (!outputKeys.empty()) return outputKeys;
+    std::vector<std::string> names;
+    size_t n = fn->body().nodes().empty() ? 0 : fn->body().nodes().back()->numOperands();
+    for (size_t i = 0; i < n; ++i) names.push_back(fmt::format("output_{}", i));
+    return names;
+  }
+  std::optional<Value> getAttr(Interpreter &in, const std::string &name) override {
+    if (!signature) return std::nullopt;
+    if (name == "structured_outputs") {
+      auto d = make<DictObject>();
+      std::vector<std::string> names = outputNames();
+      const ir::Node *ret = fn->body().nodes().empty() ? nullptr : fn->body().nodes().back().get();
+      for (size_t i = 0; ret && i < names.size() && i < ret->numOperands(); ++i) {
+        const ir::TensorType &t = ret->operand(unsigned(i))->type;
+        d->set(in, in.str(names[i]), tensorSpecValue(in, t.shape, t.dtype, names[i]));
+      }
+      return Value(d);
     }
-    if (ts.size() != fn->params().size())
-      in.raise("TypeError", fmt::format("{}() takes {} arguments ({} given)", fn->name(), fn->params().size(), ts.size()));
+    if (name == "structured_input_signature") {
+      auto d = make<DictObject>();
+      for (size_t i = 0; i < fn->params().size(); ++i) {
+        const ir::TensorType &t = fn->param(unsigned(i))->type;
+        d->set(in, in.str(inputName(i)), tensorSpecValue(in, t.shape, t.dtype, inputName(i)));
+      }
+      return in.tuple({in.tuple({}), Value(d)});
+    }
+    return std::nullopt;
+  }
+  std::optional<Value> call(Interpreter &in, Args args, const Kwargs &kwargs) override {
+    // Inputs by position, or (a signature's) by name.
+    size_t n = fn->params().size();
+    std::vector<std::optional<Value>> given(std::max(n, args.size()));
+    for (size_t i = 0; i < args.size(); ++i) given[i] = args[i];
+    for (const auto &[k, v] : kwargs) {
+      size_t i = 0;
+      while (i < n && inputName(i) != k) ++i;
+      if (!signature || i == n)
+        in.raise("TypeError", fmt::format("{}() got an unexpected keyword argument '{}'", fn->name(), k));
+      if (given[i]) in.raise("TypeError", fmt::format("{}() got multiple values for argument '{}'", fn->name(), k));
+      given[i] = v;
+    }
+    size_t count = 0;
+    for (auto &g : given) count += g.has_value();
+    if (given.size() != n || count != n)
+      in.raise("TypeError", fmt::format("{}() takes {} arguments ({} given)", fn->name(), n, count));
+    std::vector<Tensor> ts;
+    for (size_t i = 0; i < n; ++i)
+      ts.push_back(toTensor(in, *given[i], std::nullopt, fn->param(unsigned(i))->type.dtype)->eager);
     if (!exec) exec = std::make_shared<Executable>(*fn);
     std::vector<Tensor> out = exec->run(in, ts);
-    if (!outputKeys.empty() && outputKeys.size() == out.size()) {
+    std::vector<std::string> names = signature ? outputNames() : outputKeys;
+    if (!names.empty() && names.size() == out.size()) {
       auto d = make<DictObject>();
-      for (size_t i = 0; i < out.size(); ++i) d->set(in, in.str(outputKeys[i]), wrap(out[i]));
+      for (size_t i = 0; i < out.size(); ++i) d->set(in, in.str(names[i]), wrap(out[i]));
       return Value(d);
     }
     if (out.empty()) return Value();
@@ -156,8 +218,18 @@ Value load(Interpreter &in, const std::string &dir) {
       vars[name] = std::make_shared<Tensor>(Tensor::fromDoubles(*d, shape, values));
     }
   }
+  HostCallbackLoader callbacks;
+  callbacks.read(in, root);
   auto obj = make<LoadedObject>();
   auto signatures = make<DictObject>();
+  // The serving signatures (a model of an earlier tfs has no list: all).
+  std::optional<std::vector<std::string>> signatureNames;
+  if (std::ifstream names(root / "signatures.txt"); names) {
+    signatureNames.emplace();
+    std::string line;
+    while (std::getline(names, line))
+      if (!line.empty()) signatureNames->push_back(line);
+  }
   for (const auto &entry : fs::directory_iterator(root)) {
     if (entry.path().extension() != ".ir") continue;
     std::ifstream f(entry.path());
@@ -171,6 +243,7 @@ Value load(Interpreter &in, const std::string &dir) {
     lf->module = std::shared_ptr<ir::Module>(parsed.module.release());
     if (lf->module->functions().empty()) in.raise("ValueError", fmt::format("{}: no function", entry.path().string()));
     lf->fn = lf->module->functions()[0].get();
+    callbacks.patch(in, *lf->fn, entry.path());
     for (auto &cap : lf->fn->captures()) {
       auto it = vars.find(cap.name);
       if (it == vars.end()) in.raise("ValueError", fmt::format("{}: capture '{}' has no saved value", entry.path().string(), cap.name));
@@ -181,14 +254,50 @@ Value load(Interpreter &in, const std::string &dir) {
       std::string key;
       while (std::getline(keys, key)) lf->outputKeys.push_back(key);
     }
-    obj->scope->vars[name] = Value(lf);
-    signatures->set(in, in.str(name), Value(lf));
+    lf->signature = !signatureNames || std::find(signatureNames->begin(), signatureNames->end(), name) !=
+                                            signatureNames->end();
+    if (lf->signature) signatures->set(in, in.str(name), Value(lf));
+    else obj->scope->vars[name] = Value(lf);
   }
   obj->scope->vars["signatures"] = signatures;
   // Sub-objects, variables and tf.function attributes (their restored
   // functions replace the signature functions of the same names).
-  loadObjectGraph(in, root, Value(obj));
+  loadObjectGraph(in, root, Value(obj), callbacks);
   return obj;
+}
+
+bool hasComposite(Interpreter &in, const Value &structure) {
+  auto *t = structure.as<TupleObject>();
+  if (!t || t->items.empty()) return false;
+  std::string kind = in.str(t->items[0]);
+  if (kind == "composite") return true;
+  if (kind != "tuple" && kind != "list" && kind != "dict") return false;
+  for (const Value &x : in.toList(t->items[1])) {
+    auto *p = kind == "dict" ? x.as<TupleObject>() : nullptr;
+    if (hasComposite(in, p ? p->items[1] : x)) return true;
+  }
+  return false;
+}
+
+// A serving signature takes and returns tensors (TF's
+// signature_serialization): a SparseTensor, RaggedTensor or ExtensionType
+// argument or result is refused with TF's ValueError.
+void checkSignatureTypes(Interpreter &in, const Value &f, const std::string &key) {
+  if (!f.obj() || std::string_view(f.obj()->typeName()) != "Function") return;  // traceForExport says what it is
+  Value cfv = in.call(in.getAttr(f, "get_concrete_function"), {});
+  auto *cf = cfv.as<ConcreteFunction>();
+  if (!cf) return;
+  for (const ArgSpec &a : cf->argSpecs)
+    if (a.kind == ArgSpec::Kind::Composite)
+      in.raise("ValueError", fmt::format("The signature '{}' takes a {} argument '{}': a SavedModel signature's "
+                                         "inputs must be tensors (TensorSpec)",
+                                         key, a.text.substr(0, a.text.find('(')), a.name));
+  if (hasComposite(in, cf->outputStructure))
+    in.raise("ValueError",
+             fmt::format("Got a non-Tensor value for key 'output_0' in the output of the function {} used to "
+                         "generate the SavedModel signature '{}'. Outputs for functions used as signatures must be a "
+                         "single Tensor, a sequence of Tensors, or a dictionary from string to Tensor.",
+                         in.str(in.getAttr(f, "__name__")), key));
 }
 
 // tf.saved_model.save: the SavedModel written to a temporary directory,
@@ -211,6 +320,9 @@ Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
   } else if (!args[2].isNone()) {
     fns.emplace_back("serving_default", args[2]);
   }
+  // TF's signatures: the ones given, else a Keras model's serving_default.
+  std::string signatureList;
+  for (auto &f : fns) signatureList += f.first + "\n";
   // A Keras model exports its call (serving_default and __call__) from the
   // input spec of its first call (Model._tfs_saved_model_functions).
   if (auto hook = in.getAttrOpt(args[0], "_tfs_saved_model_functions")) {
@@ -219,10 +331,21 @@ Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
       for (auto &[k, v] : d->items()) {
         bool already = false;
         for (auto &f : fns) already |= f.first == in.str(k);
-        if (!already) fns.emplace_back(in.str(k), v);
+        if (already) continue;
+        // A call on composites cannot be a graph of tensors: the model
+        // exports it as a function of its own (_tfs_saved_model_object_functions)
+        // or not at all.
+        try {
+          checkSignatureTypes(in, v, in.str(k));
+        } catch (PyException &) {
+          continue;
+        }
+        fns.emplace_back(in.str(k), v);
+        if (args[2].isNone() && in.str(k) == "serving_default") signatureList += "serving_default\n";
       }
   }
   // Methods that are tf.functions with signatures are saved under their own names.
+  std::vector<Value> candidates;
   if (auto *inst = args[0].as<InstanceObject>()) {
     for (ClassObject *c : inst->klass->mro)
       for (auto &[k, v] : c->dict) {
@@ -233,10 +356,18 @@ Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
           try {
             traceForExport(in, bound);
             fns.emplace_back(k, bound);
+            candidates.push_back(bound);
           } catch (PyException &) {
           }
         }
       }
+  }
+  // TF's default signature (signature_serialization.find_function_to_export):
+  // without `signatures`, the object's only tf.function with an
+  // input_signature serves as serving_default.
+  if (args[2].isNone() && signatureList.empty() && candidates.size() == 1) {
+    fns.emplace_back("serving_default", candidates[0]);
+    signatureList += "serving_default\n";
   }
   std::string text;
   std::string vars;
@@ -257,8 +388,11 @@ Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
     }
   } cleanup{tmp};
   std::unordered_map<std::string, bool> savedVars;
+  HostCallbackSaver callbacks;
   for (auto &[name, f] : fns) {
+    if (signatureList.find(name + "\n") != std::string::npos) checkSignatureTypes(in, f, name);
     TracedSignature sig = traceForExport(in, f);
+    callbacks.scan(in, sig.scope->function());
     writeFileSynced(in, tmp / (name + ".ir"), ir::printModule(sig.scope->module()));
     if (!sig.outputKeys.empty()) {
       std::string keys;
@@ -272,7 +406,9 @@ Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
     }
   }
   writeFileSynced(in, tmp / "variables.txt", vars);
-  saveObjectGraph(in, args[0], tmp);
+  writeFileSynced(in, tmp / "signatures.txt", signatureList);
+  saveObjectGraph(in, args[0], tmp, callbacks);
+  callbacks.write(in, tmp);
   syncDirectory(tmp);
   publishDirectory(in, tmp, target);
   cleanup.published = true;

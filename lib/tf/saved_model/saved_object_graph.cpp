@@ -9,6 +9,7 @@
 #include "lib/tf/train/tensor_bundle.h"
 #include "runtime/tf/concrete_function.h"
 #include "runtime/tf/executable.h"
+#include "runtime/tf/function_key.h"
 
 #include <algorithm>
 #include <cstring>
@@ -30,7 +31,9 @@ bool plainField(const std::string &s) { return !s.empty() && s.find_first_of("\t
 
 // --- output structures: the trace's Python structure of its results ----------------
 // "I<slot>;" a tensor, "N" None, "T<n>:" / "L<n>:" a tuple / list of n
-// items, "D<n>:" a dict of n (<key length>:<key> item) pairs.
+// items, "D<n>:" a dict of n (<key length>:<key> item) pairs, "C<n>:" a
+// composite: n characters of its portable type (_tf_saved_model.tfs
+// portable_composite), then the structure of its components.
 
 bool encodeStructure(Interpreter &in, const Value &s, std::string &out) {
   if (s.isInt()) {
@@ -44,7 +47,19 @@ bool encodeStructure(Interpreter &in, const Value &s, std::string &out) {
     out += "N";
     return true;
   }
-  if (kind != "tuple" && kind != "list" && kind != "dict") return false;  // objects, composites
+  if (kind == "composite") {
+    // ("composite", class, components' structure, type key, spec)
+    std::string type;
+    try {
+      type = in.str(callSavedModelHelper(in, "portable_composite", {t->items[1], t->items[3]}));
+    } catch (PyException &) {
+      return false;  // a type tfs cannot name in a file: the trace is not saved
+    }
+    if (type.find_first_of("\t\n") != std::string::npos) return false;
+    out += fmt::format("C{}:{}", type.size(), type);
+    return encodeStructure(in, t->items[2], out);
+  }
+  if (kind != "tuple" && kind != "list" && kind != "dict") return false;  // objects
   std::vector<Value> items = in.toList(t->items[1]);
   out += fmt::format("{}{}:", kind == "tuple" ? 'T' : kind == "list" ? 'L' : 'D', items.size());
   for (const Value &x : items) {
@@ -87,6 +102,15 @@ struct StructureReader {
       if (slot >= outputs) fail();
       return Value::integer(int64_t(slot));
     }
+    if (c == 'C') {
+      size_t len = number(':');
+      if (len > s.size() - pos) fail();
+      Value type = in.str(std::string(s.substr(pos, len)));
+      pos += len;
+      std::vector<Value> restored = in.toList(callSavedModelHelper(in, "restore_composite", {type}));
+      Value parts = read(outputs);
+      return in.tuple({in.str("composite"), restored.at(0), parts, restored.at(1), Value()});
+    }
     if (c != 'T' && c != 'L' && c != 'D') fail();
     size_t n = number(':');
     std::vector<Value> items;
@@ -105,24 +129,55 @@ struct StructureReader {
   }
 };
 
+// A composite argument of a saved trace: how many of the trace's
+// parameters its components are, and what a call's composite must match
+// (its class and type key without static shapes; _tf_saved_model.tfs).
+struct CompositeArg {
+  size_t components = 0;
+  std::string match;
+};
+
 // A trace tf.saved_model can restore: arguments by position that are
-// tensors, Python literals (matched by value, as TF's restored functions
-// do) or lists/tuples of those; objects and variables are matched by
-// identity and keyword traces by name, which a restored function cannot.
-bool saveableTrace(const ConcreteFunction &cf) {
-  size_t tensors = 0;
+// tensors, composites (SparseTensor, RaggedTensor, ExtensionType: their
+// components), Python literals (matched by value, as TF's restored
+// functions do) or lists/tuples of those; objects and variables are
+// matched by identity and keyword traces by name, which a restored
+// function cannot. `composites` gets the composite arguments' records.
+bool saveableTrace(Interpreter &in, ConcreteFunction &cf, std::vector<CompositeArg> &composites) {
+  size_t tensors = 0, nComposite = 0;
   for (const ArgSpec &a : cf.argSpecs) {
-    if (a.kind == ArgSpec::Kind::Object || a.kind == ArgSpec::Kind::Variable || a.kind == ArgSpec::Kind::Composite ||
-        a.keyword || !plainField(a.name) ||
+    if (a.kind == ArgSpec::Kind::Object || a.kind == ArgSpec::Kind::Variable || a.keyword || !plainField(a.name) ||
         a.text.find_first_of("\t\n") != std::string::npos)
       return false;
     tensors += a.kind == ArgSpec::Kind::Tensor;
+    nComposite += a.kind == ArgSpec::Kind::Composite;
+  }
+  composites.clear();
+  if (nComposite) {
+    std::vector<Value> records;
+    try {
+      Value sig = in.getAttr(Value(Ref<Object>(&cf)), "structured_input_signature");
+      records = in.toList(callSavedModelHelper(in, "composite_args", {sig}));
+    } catch (PyException &) {
+      return false;
+    }
+    if (records.size() != nComposite) return false;
+    for (const Value &r : records) {
+      std::vector<Value> f = in.toList(r);
+      CompositeArg c{size_t(in.toInt(f[0])), in.str(f[1])};
+      if (!plainField(c.match)) return false;
+      tensors += c.components;
+      composites.push_back(std::move(c));
+    }
   }
   return tensors == cf.scope->function().params().size();
 }
 
 char kindCode(ArgSpec::Kind k) {
-  return k == ArgSpec::Kind::Tensor ? 'T' : k == ArgSpec::Kind::Python ? 'P' : 'S';
+  return k == ArgSpec::Kind::Tensor      ? 'T'
+         : k == ArgSpec::Kind::Python    ? 'P'
+         : k == ArgSpec::Kind::Composite ? 'C'
+                                         : 'S';
 }
 
 // The tf.function attributes of an object: methods of its class (and bases)
@@ -146,6 +201,14 @@ std::vector<std::pair<std::string, Value>> functionAttributes(Interpreter &in, c
     for (auto &[k, v] : c->dict)
       if (v.obj() && std::string_view(v.obj()->typeName()) == "Function" && !seen(k))
         out.emplace_back(k, in.getAttr(obj, k));
+  // Functions the object exports that are not its attributes (a Keras
+  // model's call on composite inputs, as `__call__`).
+  if (auto hook = in.getAttrOpt(obj, "_tfs_saved_model_object_functions")) {
+    Value exported = in.call(*hook, {});
+    if (auto *d = exported.as<DictObject>())
+      for (auto &[k, v] : d->items())
+        if (!seen(in.str(k))) out.emplace_back(in.str(k), v);
+  }
   return out;
 }
 
@@ -158,6 +221,7 @@ struct RestoredTrace {
   Value structure;
   std::vector<std::string> argNames;           // the positional parameters
   std::vector<ArgSpec> specs;                  // what the trace was called with
+  std::vector<CompositeArg> composites;        // its composite arguments, in order
   std::vector<Ref<VariableObject>> variables;  // kept alive with the trace
 };
 
@@ -166,6 +230,16 @@ void flattenTensors(Interpreter &in, const Value &v, std::vector<Tensor> &out) {
   else if (auto *var = v.as<VariableObject>()) out.push_back(*var->value);
   else if (v.as<ListObject>() || v.as<TupleObject>())
     for (const Value &x : in.toList(v)) flattenTensors(in, x, out);
+  else if (isComposite(v))
+    flattenTensors(in, compositeComponents(in, v), out);
+}
+
+// The composite values of a call's arguments, in describeArgs' order.
+void compositeValues(Interpreter &in, const Value &v, std::vector<Value> &out) {
+  if (v.as<ListObject>() || v.as<TupleObject>())
+    for (const Value &x : in.toList(v)) compositeValues(in, x, out);
+  else if (isComposite(v))
+    out.push_back(v);
 }
 
 std::string specText(const ir::TensorType &t, const std::string &name) {
@@ -218,12 +292,29 @@ struct RestoredFunction final : Object {
     if (!convert) {
       std::vector<ArgSpec> now = describeArgs(in, t.argNames, *given, {});
       if (now.size() != t.specs.size()) return std::nullopt;
-      size_t k = 0;
+      std::vector<Value> composites;
+      for (const Value &v : *given) compositeValues(in, v, composites);
+      if (composites.size() != t.composites.size()) return std::nullopt;
+      size_t k = 0, c = 0;
       for (size_t i = 0; i < now.size(); ++i) {
         const ArgSpec &a = now[i], &b = t.specs[i];
         if (a.name != b.name || kindCode(a.kind) != kindCode(b.kind) || a.kind == ArgSpec::Kind::Object ||
             a.kind == ArgSpec::Kind::Variable)
           return std::nullopt;
+        if (a.kind == ArgSpec::Kind::Composite) {
+          // The same composite type; its components fit the parameters.
+          const CompositeArg &want = t.composites[c];
+          const Value &value = composites[c++];
+          if (in.str(callSavedModelHelper(in, "composite_match", {value})) != want.match) return std::nullopt;
+          std::vector<Tensor> parts;
+          flattenTensors(in, value, parts);
+          if (parts.size() != want.components || k + parts.size() > params.size()) return std::nullopt;
+          for (const Tensor &p : parts) {
+            const ir::TensorType &type = params[k++]->type;
+            if (p.dtype() != type.dtype || !type.shape.isCompatibleWith(ir::Shape(p.shape()))) return std::nullopt;
+          }
+          continue;
+        }
         if (a.kind != ArgSpec::Kind::Tensor) {
           if (a.text != b.text) return std::nullopt;
           continue;
@@ -235,7 +326,8 @@ struct RestoredFunction final : Object {
       return out.size() == params.size() ? std::optional(out) : std::nullopt;
     }
     // Conversion applies to traces whose parameters are all top-level tensors.
-    if (t.specs.size() != t.argNames.size() || params.size() != t.argNames.size()) return std::nullopt;
+    if (t.specs.size() != t.argNames.size() || params.size() != t.argNames.size() || !t.composites.empty())
+      return std::nullopt;
     for (size_t i = 0; i < given->size(); ++i) {
       const ir::TensorType &want = params[i]->type;
       Ref<TensorObject> x;
@@ -280,11 +372,18 @@ struct RestoredFunction final : Object {
                                   positionalText(got), kwText, traces.size());
     for (size_t k = 0; k < traces.size(); ++k) {
       std::vector<std::string> specs;
-      size_t p = 0;
+      size_t p = 0, c = 0;
       for (const ArgSpec &a : traces[k].specs) {
-        if (a.name.find('[') != std::string::npos) continue;  // inside a structure
+        size_t skip = a.kind == ArgSpec::Kind::Composite && c < traces[k].composites.size()
+                          ? traces[k].composites[c++].components
+                          : 0;
+        if (a.name.find('[') != std::string::npos) {  // inside a structure
+          p += a.kind == ArgSpec::Kind::Tensor ? 1 : skip;
+          continue;
+        }
         if (a.kind == ArgSpec::Kind::Tensor) specs.push_back(specText(traces[k].fn->param(unsigned(p++))->type, a.name));
-        else specs.push_back(a.kind == ArgSpec::Kind::Python ? a.text : a.text);
+        else specs.push_back(a.text);
+        p += skip;
       }
       msg += fmt::format("{}Option {}:\n  {}\n  Keyword arguments: {{}}", k ? "\n\n" : "", k + 1, positionalText(specs));
     }
@@ -330,7 +429,7 @@ Value callSavedModelHelper(Interpreter &in, const char *name, std::vector<Value>
   return r;
 }
 
-void saveObjectGraph(Interpreter &in, const Value &root, const fs::path &dir) {
+void saveObjectGraph(Interpreter &in, const Value &root, const fs::path &dir, HostCallbackSaver &callbacks) {
   std::vector<Value> graph = in.toList(callSavedModelHelper(in, "object_graph", {root}));
   std::vector<Value> nodes = in.toList(graph[0]), kinds = in.toList(graph[1]);
   std::string text = std::string(kHeader) + "\n";
@@ -387,10 +486,10 @@ void saveObjectGraph(Interpreter &in, const Value &root, const fs::path &dir) {
       } catch (PyException &) {
         continue;
       }
-      // A function all of whose traces take SparseTensor/RaggedTensor or
-      // tf.Variable arguments (which tfs cannot restore) is recorded as
-      // unsaved: the loaded object's attribute then says so instead of
-      // being missing.
+      // A function all of whose traces take tf.Variable arguments or
+      // composites of a type tfs cannot name in a file (which tfs cannot
+      // restore) is recorded as unsaved: the loaded object's attribute then
+      // says so instead of being missing.
       size_t savedBefore = files;
       bool composite = false;
       for (const Ref<ConcreteFunction> &cf : traces)
@@ -398,7 +497,8 @@ void saveObjectGraph(Interpreter &in, const Value &root, const fs::path &dir) {
           composite |= a.kind == ArgSpec::Kind::Composite || a.kind == ArgSpec::Kind::Variable;
       for (const Ref<ConcreteFunction> &cf : traces) {
         std::string structure;
-        if (!saveableTrace(*cf) || !encodeStructure(in, cf->outputStructure, structure)) continue;
+        std::vector<CompositeArg> compositeArgs;
+        if (!saveableTrace(in, *cf, compositeArgs) || !encodeStructure(in, cf->outputStructure, structure)) continue;
         // Each capture is a variable the trace holds, or a constant tensor.
         std::string captures;
         std::string file = fmt::format("f{}", files);
@@ -429,11 +529,18 @@ void saveObjectGraph(Interpreter &in, const Value &root, const fs::path &dir) {
         }
         if (!bound) continue;
         ++files;
+        callbacks.scan(in, cf->scope->function());
         lib::writeFileAtomic(in, (dir / "functions" / (file + ".ir")).string(), ir::printModule(cf->scope->module()));
         std::string args, specs;
+        size_t c = 0;
         for (const ArgSpec &a : cf->argSpecs) {
           if (a.name.find('[') == std::string::npos) args += "\t" + a.name;
-          specs += fmt::format("arg\t{}\t{}\t{}\t{}\n", file, a.name, kindCode(a.kind), a.text);
+          specs += fmt::format("arg\t{}\t{}\t{}\t{}", file, a.name, kindCode(a.kind), a.text);
+          if (a.kind == ArgSpec::Kind::Composite) {
+            specs += fmt::format("\t{}\t{}", compositeArgs[c].components, compositeArgs[c].match);
+            ++c;
+          }
+          specs += "\n";
         }
         text += fmt::format("function\t{}\t{}\t{}\t{}{}\n", i, name, file, structure, args) + specs + captures;
       }
@@ -446,7 +553,7 @@ void saveObjectGraph(Interpreter &in, const Value &root, const fs::path &dir) {
   lib::writeFileAtomic(in, (dir / "objects.txt").string(), text);
 }
 
-bool loadObjectGraph(Interpreter &in, const fs::path &dir, const Value &root) {
+bool loadObjectGraph(Interpreter &in, const fs::path &dir, const Value &root, HostCallbackLoader &callbacks) {
   fs::path file = dir / "objects.txt";
   std::error_code ec;
   if (!fs::exists(file, ec)) return false;
@@ -529,19 +636,26 @@ bool loadObjectGraph(Interpreter &in, const fs::path &dir, const Value &root) {
       t.module = std::shared_ptr<ir::Module>(parsed.module.release());
       if (t.module->functions().empty()) corrupt(in, irFile, "no function");
       t.fn = t.module->functions()[0].get();
+      callbacks.patch(in, *t.fn, irFile);
       t.argNames.assign(f.begin() + 5, f.end());
       StructureReader reader{in, f[4]};
       t.structure = reader.read(t.fn->body().nodes().empty() ? 0 : t.fn->body().nodes().back()->numOperands());
       rf->traces.push_back(std::move(t));
       traceOfFile[f[3]] = &rf->traces.back();
-    } else if (kind == "arg" && f.size() == 5) {
+    } else if (kind == "arg" && (f.size() == 5 || (f.size() == 7 && f[3] == "C"))) {
       auto it = traceOfFile.find(f[1]);
-      if (it == traceOfFile.end() || f[3].size() != 1 || std::string("TPS").find(f[3][0]) == std::string::npos)
+      if (it == traceOfFile.end() || f[3].size() != 1 || std::string("TPSC").find(f[3][0]) == std::string::npos ||
+          (f[3] == "C") != (f.size() == 7))
         corrupt(in, file, "a malformed argument record");
       ArgSpec a;
       a.name = f[2];
-      a.kind = f[3] == "T" ? ArgSpec::Kind::Tensor : f[3] == "P" ? ArgSpec::Kind::Python : ArgSpec::Kind::Structure;
+      a.kind = f[3] == "T"   ? ArgSpec::Kind::Tensor
+               : f[3] == "P" ? ArgSpec::Kind::Python
+               : f[3] == "C" ? ArgSpec::Kind::Composite
+                             : ArgSpec::Kind::Structure;
       a.text = f[4];
+      if (a.kind == ArgSpec::Kind::Composite)
+        it->second->composites.push_back({indexField(in, file, f[5], size_t(1) << 20), f[6]});
       it->second->specs.push_back(std::move(a));
     } else if (kind == "capture" && f.size() == 4) {
       auto it = traceOfFile.find(f[1]);
@@ -568,8 +682,8 @@ bool loadObjectGraph(Interpreter &in, const fs::path &dir, const Value &root) {
       std::string name = f[2];
       unsaved.emplace_back(node, in.native(name, [name](Interpreter &in, Args, const Kwargs &) -> Value {
         in.raise("NotImplementedError",
-                 fmt::format("the SavedModel's function '{}' was traced with SparseTensor, RaggedTensor, "
-                             "ExtensionType or tf.Variable arguments, which tfs does not save",
+                 fmt::format("the SavedModel's function '{}' was traced with tf.Variable arguments (or composites "
+                             "of a type tfs cannot name in a file), which tfs does not save",
                              name));
       }));
     } else {
@@ -580,6 +694,7 @@ bool loadObjectGraph(Interpreter &in, const fs::path &dir, const Value &root) {
   for (auto &[name, t] : traceOfFile) {
     size_t tensors = 0;
     for (const ArgSpec &a : t->specs) tensors += a.kind == ArgSpec::Kind::Tensor;
+    for (const CompositeArg &c : t->composites) tensors += c.components;
     if (tensors != t->fn->params().size()) corrupt(in, file, fmt::format("{} takes other arguments", name));
   }
   for (auto &[file_, t] : traceOfFile)

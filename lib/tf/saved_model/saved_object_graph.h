@@ -16,6 +16,7 @@
 //                        the variables' values, a tensor bundle keyed by KEY
 #pragma once
 
+#include "lib/tf/saved_model/saved_host_callbacks.h"
 #include "lib/tf/tf_lib.h"
 
 #include <filesystem>
@@ -42,10 +43,14 @@ Value callSavedModelHelper(Interpreter &in, const char *name, std::vector<Value>
 Value savedModelHelper(Interpreter &in, const char *name);
 
 // Writes the object graph of `root` into the SavedModel directory `dir`.
-void saveObjectGraph(Interpreter &in, const Value &root, const std::filesystem::path &dir);
+// Its graphs' py_function callbacks go to `callbacks`.
+void saveObjectGraph(Interpreter &in, const Value &root, const std::filesystem::path &dir,
+                     HostCallbackSaver &callbacks);
 
 // Restores the object graph saved in `dir` onto `root` (node 0); false when
 // the directory has none (a SavedModel of an earlier tfs).
-bool loadObjectGraph(Interpreter &in, const std::filesystem::path &dir, const Value &root);
+// `callbacks` repoints the graphs' py_function nodes.
+bool loadObjectGraph(Interpreter &in, const std::filesystem::path &dir, const Value &root,
+                     HostCallbackLoader &callbacks);
 
 }  // namespace tfs::runtime::tf
