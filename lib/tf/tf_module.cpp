@@ -71,8 +71,17 @@ struct NameScopeObject : Object {
   std::optional<Value> enter(Interpreter &in) override {
     auto &st = ctx(in).nameScopes;
     saved = st;
-    if (!name.empty() && name.back() == '/') st = {name};
-    else if (!name.empty()) st.push_back(name + "/");
+    // TF: "" returns to the root scope and a trailing "/" names a scope in
+    // full; otherwise, while a graph is being built (tf.function, v1
+    // graphs), the scope's name is made unique in it as an op name is
+    // ("a/", then "a_1/"); eagerly names are not uniquified.
+    if (name.empty()) st.clear();
+    else if (name.back() == '/') st = {name};
+    else if (GraphScope *g = currentGraph(in)) {
+      std::string prefix;
+      for (auto &s : st) prefix += s;
+      st = {g->uniqueName(prefix + name) + "/"};
+    } else st.push_back(name + "/");
     std::string full;
     for (auto &s : st) full += s;
     return in.str(full);
@@ -301,7 +310,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
     o->eager = t;
     if (GraphScope *g = currentGraph(in)) {
       ir::Value *c = g->builder().constant(denseFromTensor(t), in.currentSpan());
-      return Value(wrapSym(c, g, g->uniqueName(args[3].isNone() ? "Const" : in.str(args[3]))));
+      return Value(wrapSym(c, g, g->uniqueName(scopedName(in, args[3].isNone() ? "Const" : in.str(args[3])))));
     }
     return Value(o);
   });

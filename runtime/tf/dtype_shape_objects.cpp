@@ -71,9 +71,10 @@ std::optional<Value> DTypeObject::compare(Interpreter &in, CmpOp op, const Value
 std::optional<std::string> DTypeObject::repr(Interpreter &) { return fmt::format("tf.{}", ir::dtypeName(dtype)); }
 // TF's DType.__str__ (print(t.dtype)); repr stays "tf.float32".
 std::optional<std::string> DTypeObject::str(Interpreter &) { return fmt::format("<dtype: '{}'>", ir::dtypeName(dtype)); }
-std::optional<Value> DTypeObject::call(Interpreter &in, Args a, const Kwargs &) {
-  // np.float32(x) style conversion.
-  return wrap(tensorFromPython(in, a.empty() ? Value::integer(0) : a[0], dtype, true), true);
+std::optional<Value> DTypeObject::call(Interpreter &in, Args, const Kwargs &) {
+  // TF's DType is not callable (unlike numpy's scalar types): tf.float32(1)
+  // is Python's TypeError.
+  in.raise("TypeError", "'DType' object is not callable");
 }
 
 // A TensorShape, a list/tuple of dims (None unknown) or None (unknown rank),
