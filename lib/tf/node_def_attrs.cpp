@@ -57,7 +57,9 @@ bool tensorProtoOf(const Tensor &t, tensorflow::TensorProto &out) {
   return true;
 }
 
-// Ops whose only attribute is T, the dtype of their first input.
+// Ops whose only attribute is T, the dtype of their first input. (Equal /
+// NotEqual are not here: their incompatible_shape_error is true from
+// tf.equal and false from ==, which the IR does not record.)
 bool onlyT(OpKind k) {
   switch (k) {
   case OpKind::Identity:
@@ -111,11 +113,6 @@ bool tfNodeAttrs(const ir::Node &node, tensorflow::NodeDef &out) {
     return true;
   }
   switch (k) {
-  case OpKind::Equal:
-  case OpKind::NotEqual:
-    setType(out, "T", in);
-    (*out.mutable_attr())["incompatible_shape_error"].set_b(true);
-    return true;
   case OpKind::LogicalAnd:
   case OpKind::LogicalOr:
     return true;
