@@ -61,6 +61,7 @@ namespace {
 
 struct NameScopeObject : Object {
   std::string name;
+  bool keep = false;
   size_t savedDepth = 0;
   std::vector<std::string> saved;
   const char *typeName() const override { return "name_scope"; }
@@ -71,8 +72,18 @@ struct NameScopeObject : Object {
   std::optional<Value> enter(Interpreter &in) override {
     auto &st = ctx(in).nameScopes;
     saved = st;
-    if (!name.empty() && name.back() == '/') st = {name};
-    else if (!name.empty()) st.push_back(name + "/");
+    // TF: "" returns to the root scope and a trailing "/" names a scope in
+    // full; otherwise, while a graph is being built (tf.function, v1
+    // graphs), the scope's name is made unique in it as an op name is
+    // ("a/", then "a_1/"); eagerly names are not uniquified.
+    if (keep) {
+    } else if (name.empty()) st.clear();
+    else if (name.back() == '/') st = {name};
+    else if (GraphScope *g = currentGraph(in)) {
+      std::string prefix;
+      for (auto &s : st) prefix += s;
+      st = {g->uniqueName(prefix + name) + "/"};
+    } else st.push_back(name + "/");
     std::string full;
     for (auto &s : st) full += s;
     return in.str(full);
@@ -301,7 +312,10 @@ Value makeTfModule(Interpreter &in, bool v1) {
     o->eager = t;
     if (GraphScope *g = currentGraph(in)) {
       ir::Value *c = g->builder().constant(denseFromTensor(t), in.currentSpan());
-      return Value(wrapSym(c, g, g->uniqueName(args[3].isNone() ? "Const" : in.str(args[3]))));
+      std::string name = args[3].isNone() ? "Const" : in.str(args[3]);
+      if (name.size() > 1 && name.back() == '/') name.pop_back();  // a name scope's full name, as it is
+      else name = g->uniqueName(scopedName(in, name));
+      return Value(wrapSym(c, g, name));
     }
     return Value(o);
   });
@@ -500,6 +514,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
            auto s = make<NameScopeObject>();
            Value name = a["name"];
            if (v1 && name.isNone()) name = a["default_name"];
+           s->keep = name.isNone();  // None (v1 without a default): the current scope
            s->name = name.isNone() ? "" : in.str(name);
            return s;
          });

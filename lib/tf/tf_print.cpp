@@ -48,6 +48,16 @@ std::string printText(Interpreter &in, const Value &v, bool nested, const std::f
 
 }  // namespace
 
+// Whether Grappler's debug stripper is on (tf.config.optimizer's
+// 'debug_stripper'): a graph traced then leaves out Assert and PrintV2 ops
+// (and so check_numerics' check), as TF's stripper turns them into no-ops.
+// TF applies it when a function is instantiated, tfs when it is traced: a
+// function traced before the option changes keeps what it was traced with.
+static bool debugStripperOn(Interpreter &in) {
+  Value on = in.call(in.getAttr(in.importModule("_tf_config_optimizer"), "_debug_stripper_on"), {});
+  return in.truth(on);
+}
+
 // tf.debugging.Assert(condition, data, summarize=None, name=None). Eagerly a
 // false condition raises at once with TF's eager text; while tracing it
 // stages the assert op, whose failure lists the data as "[a] [b]".
@@ -79,6 +89,7 @@ Value tfAssert(Interpreter &in, Args a, const Kwargs &kw) {
     raiseTf(in, "InvalidArgumentError",
             fmt::format("Expected '{}' to be true. Summarized data: {}", in.str(Value(cond)), summary));
   }
+  if (debugStripperOn(in)) return Value();
   // While tracing, tensors in `data` become the assert node's operands,
   // rendered into the message's "{}" slots when the check fails.
   GraphScope *g = cond->symbolic() ? cond->scope : currentGraph(in);
@@ -118,6 +129,7 @@ void tfPrint(Interpreter &in, const Bound &b) {
   // A scalar string tensor prints bare only as tf.print's sole input.
   bool sole = a.size() == 1 && isPrintedTensor(a[0]);
   if (GraphScope *g = currentGraph(in)) {
+    if (debugStripperOn(in)) return;
     std::vector<ir::Value *> ops;
     auto escape = [](const std::string &s) {
       std::string t;

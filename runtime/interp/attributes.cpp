@@ -385,6 +385,14 @@ void Interpreter::setAttr(const Value &obj, const std::string &name, const Value
         call(Value(make<BoundMethod>(obj, *sa)), args);
         return;
       }
+    // type.__name__'s setter: the class's own name (read by __name__ and
+    // error messages), a str only.
+    if (name == "__name__") {
+      auto *s = v.as<StrObject>();
+      if (!s) raise("TypeError", fmt::format("can only assign string to {}.__name__, not '{}'", cls->name, typeName(v)));
+      cls->name = s->s;
+      return;
+    }
     cls->setAttr(name, v);
     return;
   }

@@ -744,20 +744,19 @@ Value makeAgModule(Interpreter &in) {
   return ag;
 }
 
+// tf.autograph.to_code and experimental.do_not_convert (autograph_api.cpp).
+void installAutographApi(Interpreter &in, ModuleObject &autograph, ModuleObject &experimental);
+
 void installAutograph(Interpreter &in, ModuleObject &tf) {
   auto autograph = make<ModuleObject>("tensorflow.autograph");
   tf.scope->vars["autograph"] = autograph;
+  auto experimental = make<ModuleObject>("tensorflow.autograph.experimental");
+  autograph->scope->vars["experimental"] = experimental;
   autograph->scope->vars["to_graph"] = in.native("to_graph", [](Interpreter &in, Args a, const Kwargs &) -> Value {
     Value f = a[0];
     return in.native("converted", [f](Interpreter &in, Args args, const Kwargs &kw) { return callConverted(in, f, args, kw); });
   });
-  autograph->scope->vars["to_code"] = in.native("to_code", [](Interpreter &in, Args a, const Kwargs &) -> Value {
-    auto *fn = a[0].as<FunctionObject>();
-    if (!fn || !fn->def) in.raise("TypeError", "to_code expects a Python function");
-    return in.str(autograph::printCode(*converted(in, *fn->def)));
-  });
-  auto experimental = make<ModuleObject>("tensorflow.autograph.experimental");
-  autograph->scope->vars["experimental"] = experimental;
+  installAutographApi(in, *autograph, *experimental);
   // AutoGraph's own debug logging: level 0 (TF's default, no logs) is all
   // tfs has.
   autograph->scope->vars["set_verbosity"] = nativeWithSignature(

@@ -459,6 +459,9 @@ std::string nodeNamePrefix(Interpreter &in) {
 }
 
 std::string nodeName(Interpreter &in, GraphScope &g, ir::OpKind kind, const std::string &tfName) {
+  // TF: a name ending in "/" is a name scope's full name (`with
+  // name_scope(...) as scope: op(..., name=scope)`), used as it is.
+  if (tfName.size() > 1 && tfName.back() == '/') return tfName.substr(0, tfName.size() - 1);
   std::string base = tfName.empty() ? ir::tfOpType(kind) : tfName;
   return g.uniqueName(nodeNamePrefix(in) + base);
 }

@@ -24,7 +24,16 @@ std::optional<Value> DTypeObject::getAttr(Interpreter &in, const std::string &na
   if (name == "is_bool") return Value::boolean(dtype == DType::Bool);
   if (name == "is_quantized") return Value::boolean(false);
   if (name == "is_numpy_compatible") return Value::boolean(dtype != DType::BFloat16);
-  if (name == "base_dtype" || name == "as_numpy_dtype") return Value(Ref<Object>(this));
+  if (name == "base_dtype") return Value(Ref<Object>(this));
+  // numpy's scalar type (np.float32, np.bool_; object for strings), which
+  // TF's DType is not (it is not callable).
+  if (name == "as_numpy_dtype") {
+    if (dtype == DType::String) return in.getAttr(in.importModule("builtins"), "object");
+    if (!numpyScalarClass(dtype)) in.importModule("numpy");
+    if (ClassObject *c = numpyScalarClass(dtype)) return Value(Ref<Object>(c));
+    in.raise("NotImplementedError",
+             fmt::format("tf.{}.as_numpy_dtype is not supported by tfs", ir::dtypeName(dtype)));
+  }
   if (name == "real_dtype") return dtypeValue(ir::realDType(dtype));
   if (name == "size") return Value::integer(dtype == DType::String ? 1 : int64_t(ir::dtypeSize(dtype)));
   if (name == "as_datatype_enum") return Value::integer(ir::dtypeEnumValue(dtype));
@@ -71,9 +80,10 @@ std::optional<Value> DTypeObject::compare(Interpreter &in, CmpOp op, const Value
 std::optional<std::string> DTypeObject::repr(Interpreter &) { return fmt::format("tf.{}", ir::dtypeName(dtype)); }
 // TF's DType.__str__ (print(t.dtype)); repr stays "tf.float32".
 std::optional<std::string> DTypeObject::str(Interpreter &) { return fmt::format("<dtype: '{}'>", ir::dtypeName(dtype)); }
-std::optional<Value> DTypeObject::call(Interpreter &in, Args a, const Kwargs &) {
-  // np.float32(x) style conversion.
-  return wrap(tensorFromPython(in, a.empty() ? Value::integer(0) : a[0], dtype, true), true);
+std::optional<Value> DTypeObject::call(Interpreter &in, Args, const Kwargs &) {
+  // TF's DType is not callable (unlike numpy's scalar types): tf.float32(1)
+  // is Python's TypeError.
+  in.raise("TypeError", "'DType' object is not callable");
 }
 
 // A TensorShape, a list/tuple of dims (None unknown) or None (unknown rank),

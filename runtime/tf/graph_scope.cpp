@@ -1,6 +1,7 @@
 // GraphScope: see graph_scope.h.
 #include "runtime/tf/graph_scope.h"
 
+#include <cctype>
 #include <fmt/format.h>
 
 namespace tfs::runtime::tf {
@@ -12,20 +13,19 @@ GraphScope::GraphScope(Kind kind, std::string functionName)
 }
 
 std::string GraphScope::uniqueName(const std::string &base) {
-  // TF: "name", then "name_1", "name_2"; a generated name must not collide
-  // with a name the user gave explicitly either.
-  auto it = nameCounts_.find(base);
-  if (it == nameCounts_.end()) {
-    nameCounts_[base] = 1;
-    return base;
-  }
-  for (;;) {
-    std::string candidate = fmt::format("{}_{}", base, it->second++);
-    if (!nameCounts_.count(candidate)) {
-      nameCounts_[candidate] = 1;
-      return candidate;
-    }
-  }
+  // TF's Graph.unique_name: "name", then "name_1", "name_2", ...; names
+  // are compared case-insensitively ("Add" after "add" is "Add_1"), a
+  // generated name must not collide with one given explicitly, and op names
+  // and name scopes share one table.
+  std::string key = base;
+  for (char &ch : key) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  int &count = nameCounts_[key];
+  int i = count++;
+  if (i == 0) return base;
+  std::string candidate = fmt::format("{}_{}", key, i);
+  while (nameCounts_.count(candidate)) candidate = fmt::format("{}_{}", key, ++i);
+  nameCounts_[candidate] = 1;
+  return fmt::format("{}_{}", base, i);
 }
 
 const std::string &GraphScope::nameOf(const ir::Value *v) const {

@@ -133,6 +133,25 @@ void rejectComplexToReal(Interpreter &in, DType t, const char *to) {
     in.raise("NotImplementedError", fmt::format("{}() of a complex tensor or array (numpy's ComplexWarning cast) is "
                                                 "not supported by tfs; use .real", to));
 }
+// While tracing, TF converts a Python operand (a number, a list, a numpy
+// array) of a binary operator to a constant named after the op and the
+// parameter it fills: "add/y" (`x + 1.0`), "add/x" (`1.0 + x`),
+// "Greater/y". An eager tensor operand is captured instead (tfs inlines
+// it unnamed).
+void nameConvertedOperands(const Ref<TensorObject> &r, const Value &a, const Value &b) {
+  if (!r->symbolic() || !r->scope) return;
+  ir::Node *n = r->sym->definingNode();
+  if (!n || n->numOperands() != 2) return;
+  for (unsigned i = 0; i < 2; ++i) {
+    const Value &v = i ? b : a;
+    if (auto *t = v.as<TensorObject>(); (t && !t->numpy) || v.as<VariableObject>()) continue;
+    ir::Value *c = n->operand(i);
+    ir::Node *d = c->definingNode();
+    if (!d || d->kind() != OpKind::Const || !r->scope->nameOf(c).empty()) continue;
+    r->scope->setName(c, r->scope->uniqueName(r->name + (i ? "/y" : "/x")));
+  }
+}
+
 }  // namespace
 
 Value tensorBinary(Interpreter &in, BinOp op, const Value &a, const Value &b, bool numpyResult) {
@@ -163,10 +182,16 @@ Value tensorBinary(Interpreter &in, BinOp op, const Value &a, const Value &b, bo
   auto y = toTensor(in, b, std::nullopt, like);
   if (auto *t = a.as<TensorObject>(); t && t->numpy) x = toTensor(in, a, like);
   if (auto *t = b.as<TensorObject>(); t && t->numpy) y = toTensor(in, b, like);
+  // The ops whose TF operator wrapper converts a Python operand as its
+  // "x" / "y" parameter.
+  auto named = [&](Ref<TensorObject> r) {
+    nameConvertedOperands(r, a, b);
+    return Value(r);
+  };
   switch (op) {
-  case BinOp::Add: return callOp1(in, OpKind::Add, {x, y}, {}, "add");
-  case BinOp::Sub: return callOp1(in, OpKind::Sub, {x, y}, {}, "sub");
-  case BinOp::Mul: return callOp1(in, OpKind::Mul, {x, y}, {}, "mul");
+  case BinOp::Add: return named(callOp1(in, OpKind::Add, {x, y}, {}, "add"));
+  case BinOp::Sub: return named(callOp1(in, OpKind::Sub, {x, y}, {}, "sub"));
+  case BinOp::Mul: return named(callOp1(in, OpKind::Mul, {x, y}, {}, "mul"));
   case BinOp::Div: {
     DType xd = x->dtype();
     if (xd == y->dtype() && !ir::isFloating(xd) && !ir::isComplex(xd)) {
@@ -178,11 +203,11 @@ Value tensorBinary(Interpreter &in, BinOp op, const Value &a, const Value &b, bo
       x = callOp1(in, OpKind::Cast, {x}, {{"dtype", f}}, "Cast");
       y = callOp1(in, OpKind::Cast, {y}, {{"dtype", f}}, "Cast");
     }
-    return callOp1(in, OpKind::Div, {x, y}, {}, "truediv");
+    return named(callOp1(in, OpKind::Div, {x, y}, {}, "truediv"));
   }
-  case BinOp::FloorDiv: return callOp1(in, OpKind::FloorDiv, {x, y}, {}, "floordiv");
-  case BinOp::Mod: return callOp1(in, OpKind::FloorMod, {x, y}, {}, "mod");
-  case BinOp::Pow: return callOp1(in, OpKind::Pow, {x, y}, {}, "pow");
+  case BinOp::FloorDiv: return named(callOp1(in, OpKind::FloorDiv, {x, y}, {}, "floordiv"));
+  case BinOp::Mod: return named(callOp1(in, OpKind::FloorMod, {x, y}, {}, "mod"));
+  case BinOp::Pow: return named(callOp1(in, OpKind::Pow, {x, y}, {}, "pow"));
   case BinOp::MatMul: return callOp1(in, OpKind::MatMul, {x, y}, {}, "matmul");
   // TF's and_/or_/xor_: logical ops for bool x, bitwise ops otherwise.
   case BinOp::And:
@@ -416,7 +441,11 @@ std::optional<Value> TensorObject::compare(Interpreter &in, CmpOp op, const Valu
       }
     if (incompatible) return Value(toTensor(in, Value::boolean(op == CmpOp::Ne)));
   }
-  return Value(callOp1(in, cmpKind(op), {x, y}));
+  Ref<TensorObject> r = callOp1(in, cmpKind(op), {x, y});
+  // TF's __eq__ / __ne__ pass incompatible_shape_error=False (not
+  // reproduced in NodeDefs); the ordering operators are gen_math_ops' own.
+  if (op != CmpOp::Eq && op != CmpOp::Ne) nameConvertedOperands(r, self, other);
+  return Value(r);
 }
 
 std::optional<Value> TensorObject::unary(Interpreter &in, UnaryOp op) {

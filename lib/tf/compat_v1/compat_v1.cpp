@@ -32,6 +32,10 @@ struct VariableScopeObject : Object {
   std::string name;
   bool reuse = false, autoReuse = false;
   size_t depth = 0;  // its entry in the reuse stacks while entered
+  std::vector<std::string> savedScopes;
+  // Re-entering a scope object, or a default_name already made unique:
+  // the name scope is the scope's name as it is.
+  bool fixedNameScope = false;
   const char *typeName() const override { return "VariableScope"; }
   std::optional<Value> enter(Interpreter &in) override {
     TfContext &c = ctx(in);
@@ -39,7 +43,17 @@ struct VariableScopeObject : Object {
     depth = c.v1ReuseStack.size();
     c.v1ReuseStack.push_back(reuse || (!c.v1ReuseStack.empty() && c.v1ReuseStack.back()));
     c.v1AutoReuseStack.push_back(autoReuse || (!c.v1AutoReuseStack.empty() && c.v1AutoReuseStack.back()));
-    c.nameScopes.push_back(name + "/");
+    // Its name scope is made unique in a graph being built (TF enters
+    // name_scope(name): a second "s" block names its ops "s_1/..."), while
+    // variables keep the scope's own name.
+    savedScopes = c.nameScopes;
+    if (GraphScope *g = currentGraph(in); g && !fixedNameScope) {
+      std::string prefix;
+      for (auto &s : c.nameScopes) prefix += s;
+      c.nameScopes = {g->uniqueName(prefix + name) + "/"};
+    } else {
+      c.nameScopes.push_back(name + "/");
+    }
     return Value(Ref<Object>(this));
   }
   bool exit(Interpreter &in, bool) override {
@@ -47,7 +61,7 @@ struct VariableScopeObject : Object {
     c.v1ScopeStack.pop_back();
     c.v1ReuseStack.pop_back();
     c.v1AutoReuseStack.pop_back();
-    if (!c.nameScopes.empty()) c.nameScopes.pop_back();
+    c.nameScopes = savedScopes;
     return false;
   }
   std::optional<Value> getAttr(Interpreter &in, const std::string &attr) override {
@@ -182,9 +196,15 @@ void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf) {
         "constraint=!None, auxiliary_name_scope=True)";
     m->scope->vars["variable_scope"] = nativeWithSignature(in, scopeSig, [](Interpreter &in, const Bound &b) -> Value {
       auto s = make<VariableScopeObject>();
-      if (auto *other = b["name_or_scope"].as<VariableScopeObject>()) s->name = other->name;
-      else if (!b.isNone("name_or_scope")) s->name = in.str(b["name_or_scope"]);
-      else if (!b.isNone("default_name")) s->name = ctx(in).v1Graph ? ctx(in).v1Graph->uniqueName(in.str(b["default_name"])) : in.str(b["default_name"]);
+      if (auto *other = b["name_or_scope"].as<VariableScopeObject>()) {
+        s->name = other->name;
+        s->fixedNameScope = true;
+      } else if (!b.isNone("name_or_scope")) {
+        s->name = in.str(b["name_or_scope"]);
+      } else if (!b.isNone("default_name")) {
+        s->name = ctx(in).v1Graph ? ctx(in).v1Graph->uniqueName(in.str(b["default_name"])) : in.str(b["default_name"]);
+        s->fixedNameScope = true;
+      }
       else in.raise("TypeError", "If default_name is None then name_or_scope is required");
       const Value &r = b["reuse"];
       s->autoReuse = r.as<ReuseModeObject>() != nullptr;

@@ -194,7 +194,15 @@ Value operationOf(Interpreter &in, TensorObject &t) {
   return Value(op);
 }
 
-std::optional<std::string> OpObject::str(Interpreter &in) { return repr(in); }
+// TF prints an Operation as its NodeDef (protobuf text format).
+std::optional<std::string> OpObject::str(Interpreter &in) {
+  GraphScope &g = scope ? *scope : defaultV1Graph(in);
+  if (std::optional<std::string> text = nodeDefText(in, g, name)) return text;
+  raiseTf(in, "NotImplementedError",
+          fmt::format("printing the NodeDef of operation '{}' ({}) is not supported by tfs: tfs's graph has no "
+                      "node of that name",
+                      name, type));
+}
 
 std::optional<Value> OpObject::getAttr(Interpreter &in, const std::string &attr) {
   Ref<OpObject> self(this);
@@ -258,7 +266,9 @@ std::optional<Value> GraphObject::getAttr(Interpreter &in, const std::string &na
     });
   if (name == "as_graph_def")
     return nativeWithSignature(in, "as_graph_def(from_version=!None, add_shapes=False, use_pybind11_proto=!False)",
-                               [self](Interpreter &, const Bound &) { return graphDefValue(*self->graph); });
+                               [self](Interpreter &in, const Bound &b) {
+                                 return graphDefValue(*self->graph, in.truth(b["add_shapes"]));
+                               });
   if (name == "finalize") return in.native(name, [](Interpreter &, Args, const Kwargs &) { return Value(); });
   if (name == "finalized") return Value::boolean(false);
   return std::nullopt;

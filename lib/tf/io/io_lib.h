@@ -4,6 +4,7 @@
 
 #include "lib/tf/tf_lib.h"
 
+#include <google/protobuf/message.h>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,9 @@ void makeDirsOrRaise(Interpreter &in, const std::string &path);
 void installGfile(Interpreter &in, ModuleObject &io);
 // tf.io.TFRecordWriter (tfrecord_io.cpp).
 void installTFRecordWriter(Interpreter &in, ModuleObject &io);
+// A message as Python's protobuf prints it (text_format.MessageToString:
+// map entries by key, floats as their shortest float32 text).
+std::string pythonTextFormat(const google::protobuf::Message &m);
 // tf.train's protocol buffer classes (Example, Features, Feature,
 // BytesList, FloatList, Int64List, ...; proto_message.cpp).
 std::optional<Value> exampleProtoClass(Interpreter &in, const std::string &name);

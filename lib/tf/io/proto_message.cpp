@@ -119,6 +119,16 @@ void printMessage(const pb::Message &m, int indent, std::string &out) {
   }
 }
 
+}  // namespace
+
+std::string pythonTextFormat(const google::protobuf::Message &m) {
+  std::string out;
+  printMessage(m, 0, out);
+  return out;
+}
+
+namespace {
+
 // --- values ----------------------------------------------------------------------
 
 Value scalarValue(Interpreter &in, const pb::Message &m, const FD *f, int index) {

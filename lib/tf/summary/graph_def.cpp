@@ -40,17 +40,26 @@ void setAttr(const ir::AttrValue &v, tensorflow::AttrValue &out) {
 
 class GraphDefBuilder {
 public:
-  GraphDefBuilder(const ValueNamer &nameOf, std::map<const ir::Node *, std::string> *nodeNames)
-      : nameOf_(nameOf), nodeNames_(nodeNames) {}
+  GraphDefBuilder(const ValueNamer &nameOf, std::map<const ir::Node *, std::string> *nodeNames,
+                  std::set<std::string> *argumentNames, std::set<std::string> *captureNames)
+      : nameOf_(nameOf), nodeNames_(nodeNames), argumentNames_(argumentNames), captureNames_(captureNames) {}
 
   tensorflow::GraphDef build(const ir::Function &fn) {
-    for (const ir::Value *p : fn.params()) addArgument(*p, "");
+    // The names tracing gave the top-level nodes are theirs: a generated
+    // name ("Const" for an unnamed constant) must not take one of them.
+    for (const auto &node : fn.body().nodes())
+      if (std::string name = tracedName(*node); !name.empty()) reserved_.insert(name);
+    for (const ir::Value *p : fn.params()) {
+      addArgument(*p, "");
+      if (argumentNames_) argumentNames_->insert(names_[p]);
+    }
     for (const ir::Capture &c : fn.captures()) {
       ir::TensorType type = c.type;
       auto *n = newNode(unique(c.name), "Placeholder");
       setType(*n, "dtype", c.kind == ir::Capture::Kind::Variable ? tensorflow::DT_RESOURCE : dataType(type.dtype));
       setShape(type.shape, *(*n->mutable_attr())["shape"].mutable_shape());
       if (c.value) names_[c.value] = n->name();
+      if (captureNames_) captureNames_->insert(n->name());
       variables_[c.name] = n->name();
     }
     addRegion(fn.body(), "");
@@ -72,7 +81,15 @@ private:
 
   std::string unique(const std::string &base) {
     std::string name = base.empty() ? "node" : base;
-    for (int i = 1; !used_.insert(name).second; ++i) name = fmt::format("{}_{}", base, i);
+    for (int i = 1; reserved_.count(name) || !used_.insert(name).second; ++i) name = fmt::format("{}_{}", base, i);
+    return name;
+  }
+
+  // The name tracing gave the node's first result, without ":0" ("" if none).
+  std::string tracedName(const ir::Node &node) {
+    std::string name;
+    if (node.numResults() > 0) name = nameOf_(node.result(0));
+    if (size_t colon = name.rfind(':'); colon != std::string::npos) name = name.substr(0, colon);
     return name;
   }
 
@@ -113,7 +130,9 @@ private:
         }
         continue;
       }
-      auto *n = newNode(unique(baseName(node, prefix)), ir::tfOpType(node.kind()));
+      std::string traced = prefix.empty() ? tracedName(node) : "";
+      if (!traced.empty()) used_.insert(traced);
+      auto *n = newNode(traced.empty() ? unique(baseName(node, prefix)) : traced, ir::tfOpType(node.kind()));
       for (const ir::Value *v : node.operands()) n->add_input(inputName(v));
       auto &attrs = *n->mutable_attr();
       for (const auto &[key, value] : node.attrs) setAttr(value, attrs[key]);
@@ -146,17 +165,19 @@ private:
 
   const ValueNamer &nameOf_;
   std::map<const ir::Node *, std::string> *nodeNames_;
+  std::set<std::string> *argumentNames_, *captureNames_;
   tensorflow::GraphDef graph_;
   std::map<const ir::Value *, std::string> names_;
   std::map<std::string, std::string> variables_;  // capture name -> its Placeholder
-  std::set<std::string> used_;
+  std::set<std::string> used_, reserved_;
 };
 
 }  // namespace
 
 tensorflow::GraphDef graphDefOf(const ir::Function &fn, const ValueNamer &nameOf,
-                                std::map<const ir::Node *, std::string> *nodeNames) {
-  return GraphDefBuilder(nameOf, nodeNames).build(fn);
+                                std::map<const ir::Node *, std::string> *nodeNames,
+                                std::set<std::string> *argumentNames, std::set<std::string> *captureNames) {
+  return GraphDefBuilder(nameOf, nodeNames, argumentNames, captureNames).build(fn);
 }
 
 }  // namespace tfs::lib::summary

@@ -16,6 +16,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 
 namespace tfs::lib::summary {
@@ -23,8 +24,12 @@ namespace tfs::lib::summary {
 // The TF name tracing gave a value ("" when none).
 using ValueNamer = std::function<std::string(const ir::Value *)>;
 
-// `nodeNames` (optional) receives the NodeDef name of every IR node.
+// `nodeNames` (optional) receives the NodeDef name of every IR node;
+// `argumentNames` / `captureNames` (optional) those of the Placeholders made
+// for the function's parameters and for its captures.
 tensorflow::GraphDef graphDefOf(const ir::Function &fn, const ValueNamer &nameOf,
-                                std::map<const ir::Node *, std::string> *nodeNames = nullptr);
+                                std::map<const ir::Node *, std::string> *nodeNames = nullptr,
+                                std::set<std::string> *argumentNames = nullptr,
+                                std::set<std::string> *captureNames = nullptr);
 
 }  // namespace tfs::lib::summary
