@@ -252,6 +252,20 @@ void defineLegacyDistributions(Interpreter &in, ModuleObject &m, const StateRef 
       return sampling::truncateToInt64(std::ceil(std::log1p(-d.uniform()) / std::log(1 - p)));
     });
   });
+  // legacy_random_zipf: rejection from X = floor(U**(-1/(a-1))), U = 1 - u,
+  // retrying an X outside [1, 2**63-1] (numpy's int64 range).
+  def("zipf(a, size=None)", [](Interpreter &in, const Bound &b, LegacyDraws &d) {
+    return drawInts(in, b, {{"a", C::Gt1}}, [&d](const double *v) {
+      double am1 = v[0] - 1.0, base = std::pow(2.0, am1);
+      while (true) {
+        double u = 1.0 - d.uniform(), w = d.uniform();
+        double x = std::floor(std::pow(u, -1.0 / am1));
+        if (x > 9223372036854775807.0 || x < 1.0) continue;
+        double t = std::pow(1.0 + 1.0 / x, am1);
+        if (w * x * (t - 1.0) / (base - 1.0) <= t / base) return int64_t(x);
+      }
+    });
+  });
   def("multinomial(n, pvals, size=None)", [](Interpreter &in, const Bound &b, LegacyDraws &d) {
     return numpy::multinomial(in, b["n"], b["pvals"], b["size"], /*legacy=*/true,
                               // numpy 1.24's legacy multinomial calls the Generator's binomial,
@@ -262,7 +276,7 @@ void defineLegacyDistributions(Interpreter &in, ModuleObject &m, const StateRef 
     return numpy::dirichlet(in, b["alpha"], b["size"], [&d](double a) { return sampling::standardGamma(d, a); }, nullptr);
   });
   for (const char *name : {"hypergeometric", "logseries", "noncentral_chisquare",
-                           "noncentral_f", "vonmises", "wald", "zipf", "bytes", "random_integers", "tomaxint",
+                           "noncentral_f", "vonmises", "wald", "bytes", "random_integers", "tomaxint",
                            "get_state", "set_state"}) {
     std::string n = name;
     m.scope->vars[n] = in.native(n, [n](Interpreter &in, Args, const Kwargs &) -> Value {

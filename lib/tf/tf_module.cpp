@@ -524,6 +524,8 @@ Value makeTfModule(Interpreter &in, bool v1) {
     in.bindArgs("TensorShape", a, kw, {"dims"}, {std::nullopt});
     if (a.empty() || a[0].isNone()) return make<TensorShapeObject>(ir::Shape::unranked());
     if (auto *s = a[0].as<TensorShapeObject>()) return make<TensorShapeObject>(s->shape);
+    // TensorShape(3): a non-iterable dimension is a shape of rank 1.
+    if (a[0].isInt()) return make<TensorShapeObject>(ir::Shape(std::vector<int64_t>{a[0].asInt()}));
     std::vector<int64_t> dims;
     for (auto &v : in.toList(a[0])) dims.push_back(v.isNone() ? -1 : in.toInt(v));
     return make<TensorShapeObject>(ir::Shape(dims));

@@ -91,6 +91,9 @@ std::optional<Value> DTypeObject::call(Interpreter &in, Args, const Kwargs &) {
 static ir::Shape shapeOfValue(Interpreter &in, const Value &v) {
   if (v.isNone()) return ir::Shape::unranked();
   if (auto *s = v.as<TensorShapeObject>()) return s->shape;
+  // TF's as_shape(3) is TensorShape(3): a non-iterable dimension is a
+  // shape of rank 1 (Keras's `shape[:-1].concatenate(units)`).
+  if (v.isInt()) return ir::Shape(std::vector<int64_t>{v.asInt()});
   std::vector<int64_t> dims;
   for (auto &d : in.toList(v)) dims.push_back(d.isNone() ? -1 : in.toInt(d));
   return ir::Shape(dims);
@@ -148,6 +151,27 @@ std::optional<Value> TensorShapeObject::getAttr(Interpreter &in, const std::stri
       dims.insert(dims.end(), other.dims.begin(), other.dims.end());
       return make<TensorShapeObject>(ir::Shape(dims));
     });
+  // with_rank / with_rank_at_least / with_rank_at_most: the shape itself
+  // (an unknown rank becomes `rank` unknown dimensions for with_rank), or
+  // TF's ValueError naming the required rank.
+  if (name == "with_rank")
+    return nativeWithSignature(in, "with_rank(rank)", [self](Interpreter &in, const Bound &a) -> Value {
+      int64_t rank = in.toInt(a["rank"]);
+      if (!self->shape.ranked) return make<TensorShapeObject>(ir::Shape(std::vector<int64_t>(size_t(rank), -1)));
+      if (int64_t(self->shape.rank()) != rank)
+        in.raise("ValueError", fmt::format("Shape {} must have rank {}", self->shape.tfString(), rank));
+      return Value(Ref<Object>(self));
+    });
+  if (name == "with_rank_at_least" || name == "with_rank_at_most") {
+    bool least = name == "with_rank_at_least";
+    return nativeWithSignature(in, name + "(rank)", [self, least](Interpreter &in, const Bound &a) -> Value {
+      int64_t rank = in.toInt(a["rank"]);
+      if (self->shape.ranked && (least ? int64_t(self->shape.rank()) < rank : int64_t(self->shape.rank()) > rank))
+        in.raise("ValueError", fmt::format("Shape {} must have rank at {} {}", self->shape.tfString(),
+                                           least ? "least" : "most", rank));
+      return Value(Ref<Object>(self));
+    });
+  }
   if (name == "as_list")
     return in.native(name, [self](Interpreter &in, Args, const Kwargs &) {
       std::vector<Value> dims;

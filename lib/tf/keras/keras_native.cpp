@@ -2,7 +2,8 @@
 // of the tf API): the parameter list of a layer's `call` (Keras passes
 // `training` and `mask` only when `call` takes them), module objects for
 // the tf.keras namespace, terminal detection for the progress bar, and the
-// file primitives of Keras saving (atomic writes, CRC-32 checksums).
+// file primitives of Keras saving (atomic writes, CRC-32 checksums), and
+// Graphviz rendering for plot_model.
 // Also registers `import keras` as tf.keras.
 #include "lib/tf/keras/keras_native.h"
 #include "lib/file_util.h"
@@ -22,7 +23,9 @@
 #include <fmt/format.h>
 #include <fstream>
 #include <set>
+#include <spawn.h>
 #include <sstream>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -409,6 +412,32 @@ Value makeKerasNative(Interpreter &in) {
       if (home) p = std::string(home) + p.substr(1);
     }
     return in.str(p);
+  });
+  // plot_model: renders Graphviz text with `dot -T<format> -o <path>` (what
+  // pydot runs). Returns dot's exit status, 127 when Graphviz's `dot` cannot
+  // be started (Keras then raises its "install graphviz" ImportError).
+  bind("render_dot(text, format, path)", [](Interpreter &in, const Bound &a) -> Value {
+    std::string path = in.str(a["path"]);
+    std::string source = path + ".tfs-dot.tmp";
+    {
+      std::ofstream f(source);
+      f << in.str(a["text"]);
+      if (!f) in.raise("OSError", fmt::format("cannot write {}", source));
+    }
+    std::string t = "-T" + in.str(a["format"]);
+    std::vector<std::string> argv = {"dot", t, "-o", path, source};
+    std::vector<char *> cargs;
+    for (auto &s : argv) cargs.push_back(s.data());
+    cargs.push_back(nullptr);
+    pid_t pid;
+    int status = 127;
+    if (posix_spawnp(&pid, "dot", nullptr, nullptr, cargs.data(), environ) == 0) {
+      int ws = 0;
+      if (waitpid(pid, &ws, 0) == pid) status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 1;
+    }
+    std::error_code ec;
+    fs::remove(source, ec);
+    return Value::integer(status);
   });
   // Mixed precision (runtime/tf/autocast_variables.h): mark a variable a
   // mixed-policy layer made; set the dtype marked variables read as while a
