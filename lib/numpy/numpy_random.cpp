@@ -255,8 +255,13 @@ void defineLegacyDistributions(Interpreter &in, ModuleObject &m, const StateRef 
   // legacy_random_zipf: rejection from X = floor(U**(-1/(a-1))), U = 1 - u,
   // retrying an X outside [1, 2**63-1] (numpy's int64 range).
   def("zipf(a, size=None)", [](Interpreter &in, const Bound &b, LegacyDraws &d) {
-    return drawInts(in, b, {{"a", C::Gt1}}, [&d](const double *v) {
+    return drawInts(in, b, {{"a", C::Gt1}}, [&in, &d](const double *v) {
       double am1 = v[0] - 1.0, base = std::pow(2.0, am1);
+      // Past a = 1025, 2**(a-1) is inf, every acceptance test is NaN and
+      // numpy's loop never ends: an error instead of numpy's hang.
+      if (!std::isfinite(base))
+        in.raise("ValueError", "a is too large: numpy's zipf sampler never returns for a >= 1025 (tfs refuses instead "
+                               "of hanging)");
       while (true) {
         double u = 1.0 - d.uniform(), w = d.uniform();
         double x = std::floor(std::pow(u, -1.0 / am1));
