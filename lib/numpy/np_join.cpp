@@ -460,19 +460,24 @@ void addJoinFunctions(Defs &defs) {
   add("hstack(tup, *, dtype=None, casting=!'same_kind')", [](Interpreter &in, const Bound &b) { return stackLike(in, b, 'h'); });
   add("dstack(tup)", [](Interpreter &in, const Bound &b) { return stackLike(in, b, 'd', false); });
   add("column_stack(tup)", [](Interpreter &in, const Bound &b) { return stackLike(in, b, 'c', false); });
-  // An instance (a pandas DataFrame) is split as numpy's Python code splits
-  // it, through its swapaxes and slicing (lib/numpy/_np_split_like.tfs).
+  // An instance with swapaxes (a pandas DataFrame) is split as numpy's
+  // Python code splits it, through its swapaxes and slicing
+  // (lib/numpy/_np_split_like.tfs); other objects convert to arrays.
+  auto isArrayLikeObject = [](const Value &v) {
+    auto *inst = v.as<InstanceObject>();
+    return inst && inst->klass->lookup("swapaxes");
+  };
   auto splitLike = [](Interpreter &in, const Bound &b, bool equal) {
     Value fn = in.getAttr(importPreludeModule(in, "_np_split_like"), "split_like");
     Value args[] = {b["ary"], b["indices_or_sections"], b["axis"], Value::boolean(equal)};
     return in.call(fn, Args(args));
   };
-  add("split(ary, indices_or_sections, axis=0)", [splitLike](Interpreter &in, const Bound &b) {
-    if (b["ary"].as<InstanceObject>()) return splitLike(in, b, true);
+  add("split(ary, indices_or_sections, axis=0)", [splitLike, isArrayLikeObject](Interpreter &in, const Bound &b) {
+    if (isArrayLikeObject(b["ary"])) return splitLike(in, b, true);
     return splitViews(in, b["ary"], b["indices_or_sections"], b["axis"], true);
   });
-  add("array_split(ary, indices_or_sections, axis=0)", [splitLike](Interpreter &in, const Bound &b) {
-    if (b["ary"].as<InstanceObject>()) return splitLike(in, b, false);
+  add("array_split(ary, indices_or_sections, axis=0)", [splitLike, isArrayLikeObject](Interpreter &in, const Bound &b) {
+    if (isArrayLikeObject(b["ary"])) return splitLike(in, b, false);
     return splitViews(in, b["ary"], b["indices_or_sections"], b["axis"], false);
   });
   add("hsplit(ary, indices_or_sections)", [](Interpreter &in, const Bound &b) {
