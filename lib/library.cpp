@@ -9,6 +9,7 @@
 #include "lib/tf/summary/summary.h"
 #include "lib/tf/tf_lib.h"
 #include "lib/numpy/numpy_lib.h"
+#include "lib/pandas/pandas_native.h"
 #include "lib/tf/distribute/mpi_world.h"
 
 namespace tfs::lib {
@@ -23,6 +24,7 @@ void registerLibrary() {
   runtime::tf::registerTrainModules();
   summary::registerSummaryModules();
   runtime::tf::numpy::registerNdarrayHooks();
+  runtime::registerPandasModules();
   registerPublicNameTables();
   for (const auto &src : runtime::tf::preludeSources())
     runtime::Interpreter::registerSourceModule(src.name, src.text);

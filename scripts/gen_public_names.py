@@ -7,6 +7,8 @@ name the real module has but tfs lacks say "... is not supported by tfs"
       numpy 1.24's np, np.linalg, np.random, np.fft and CPython 3.11's
       sys.stdlib_module_names plus the public names of the stdlib modules
       tfs provides, read from this interpreter.
+  /usr/bin/python3 scripts/gen_public_names.py pandas
+      pandas 1.5's pd (Debian's python3-pandas).
   /usr/bin/python3 scripts/gen_public_names.py keras DIR
       Keras 2.15's API golden files (DIR holds tensorflow.keras.*.pbtxt, e.g.
       `git archive v2.15.0 tf_keras/api/golden/v2` of keras-team/tf-keras).
@@ -103,6 +105,11 @@ def gen_python():
                 "CPython %d.%d's sys.stdlib_module_names" % sys.version_info[:2])
 
 
+def gen_pandas():
+    import pandas
+    write_table("lib/pandas", "pandas", "pd", public_attributes(pandas), "pandas %s's dir()" % pandas.__version__)
+
+
 def gen_numpy():
     import numpy
     for name, shown in NUMPY_MODULES:
@@ -143,7 +150,7 @@ def main(argv):
             gen_golden("lib/tf", argv[1], "tensorflow", TF_MODULES, "tensorflow", "tf", "TensorFlow's API golden")
         return
     for what in argv:
-        {"python": gen_python, "numpy": gen_numpy}[what]()
+        {"python": gen_python, "numpy": gen_numpy, "pandas": gen_pandas}[what]()
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 // tile, repeat, roll, diff, meshgrid, append, insert, delete, take,
 // take_along_axis, pad, broadcast_arrays. Splits return views, as numpy's do.
 #include "lib/numpy/np_shape.h"
+#include "lib/tf/tf_lib.h"
 
 #include <fmt/format.h>
 
@@ -471,10 +472,24 @@ void addJoinFunctions(Defs &defs) {
   add("hstack(tup, *, dtype=None, casting=!'same_kind')", [](Interpreter &in, const Bound &b) { return stackLike(in, b, 'h'); });
   add("dstack(tup)", [](Interpreter &in, const Bound &b) { return stackLike(in, b, 'd', false); });
   add("column_stack(tup)", [](Interpreter &in, const Bound &b) { return stackLike(in, b, 'c', false); });
-  add("split(ary, indices_or_sections, axis=0)", [](Interpreter &in, const Bound &b) {
+  // An instance with swapaxes (a pandas DataFrame) is split as numpy's
+  // Python code splits it, through its swapaxes and slicing
+  // (lib/numpy/_np_split_like.tfs); other objects convert to arrays.
+  auto isArrayLikeObject = [](const Value &v) {
+    auto *inst = v.as<InstanceObject>();
+    return inst && inst->klass->lookup("swapaxes");
+  };
+  auto splitLike = [](Interpreter &in, const Bound &b, bool equal) {
+    Value fn = in.getAttr(importPreludeModule(in, "_np_split_like"), "split_like");
+    Value args[] = {b["ary"], b["indices_or_sections"], b["axis"], Value::boolean(equal)};
+    return in.call(fn, Args(args));
+  };
+  add("split(ary, indices_or_sections, axis=0)", [splitLike, isArrayLikeObject](Interpreter &in, const Bound &b) {
+    if (isArrayLikeObject(b["ary"])) return splitLike(in, b, true);
     return splitViews(in, b["ary"], b["indices_or_sections"], b["axis"], true);
   });
-  add("array_split(ary, indices_or_sections, axis=0)", [](Interpreter &in, const Bound &b) {
+  add("array_split(ary, indices_or_sections, axis=0)", [splitLike, isArrayLikeObject](Interpreter &in, const Bound &b) {
+    if (isArrayLikeObject(b["ary"])) return splitLike(in, b, false);
     return splitViews(in, b["ary"], b["indices_or_sections"], b["axis"], false);
   });
   add("hsplit(ary, indices_or_sections)", [](Interpreter &in, const Bound &b) {

@@ -114,7 +114,7 @@ struct UfuncObject final : Object {
       : name(std::move(n)), fn(std::move(f)), nin(k), nout(o), identity(id) {}
   const char *typeName() const override { return "numpy.ufunc"; }
   ClassObject *cls() const override { return ufuncClass().get(); }
-  std::optional<Value> call(Interpreter &in, Args a, const Kwargs &kw) override { return in.call(fn, a, kw); }
+  std::optional<Value> call(Interpreter &in, Args a, const Kwargs &kw) override;
   std::optional<std::string> repr(Interpreter &) override { return fmt::format("<ufunc '{}'>", name); }
   std::optional<std::string> str(Interpreter &) override { return fmt::format("<ufunc '{}'>", name); }
   std::optional<Value> getAttr(Interpreter &in, const std::string &attr) override {
@@ -130,6 +130,27 @@ struct UfuncObject final : Object {
     return std::nullopt;
   }
 };
+
+// numpy's __array_ufunc__ protocol for a call: an operand whose class
+// defines __array_ufunc__ (a pandas Series or DataFrame) computes the
+// result, np.log(series) being a Series; the operands are asked in order
+// and NotImplemented from all of them is numpy's TypeError.
+std::optional<Value> UfuncObject::call(Interpreter &in, Args a, const Kwargs &kw) {
+  bool any = false;
+  for (const Value &x : a) {
+    auto *inst = x.as<InstanceObject>();
+    if (!inst || !inst->klass->lookup("__array_ufunc__")) continue;
+    any = true;
+    std::vector<Value> args{Value(Ref<Object>(this)), in.str("__call__")};
+    args.insert(args.end(), a.begin(), a.end());
+    Value r = in.call(in.getAttr(x, "__array_ufunc__"), Args(args), kw);
+    if (!r.is(in.builtin("NotImplemented"))) return r;
+  }
+  if (any)
+    in.raise("TypeError", fmt::format("operand type(s) all returned NotImplemented from __array_ufunc__(<ufunc '{}'>, "
+                                      "'__call__', ...)", name));
+  return in.call(fn, a, kw);
+}
 
 std::optional<Value> UfuncMethod::call(Interpreter &in, Args a, const Kwargs &kw) {
   Value fn = in.getAttr(importPreludeModule(in, "_np_ufunc"), method);

@@ -168,7 +168,11 @@ std::optional<Value> hookUnary(Interpreter &in, UnaryOp op, const Value &a) {
 
 // tf.constant / convert_to_tensor of an object array: TF makes a string
 // tensor of one whose elements are all bytes or str, and refuses any other.
+// An instance whose class defines __array__ (a pandas DataFrame or Series)
+// converts through the array it returns, as TF's np.asarray fallback does.
 std::optional<Value> objectArrayAsTensorSource(Interpreter &in, const Value &v) {
+  if (auto *inst = v.as<InstanceObject>(); inst && inst->klass->lookup("__array__"))
+    return in.call(in.getAttr(v, "__array__"), Args());
   ObjectArray *a = objectArrayOf(v);
   if (!a) return std::nullopt;
   if (a->size() == 0) in.raise("NotImplementedError", "converting an empty object array to a tf.Tensor is not supported by tfs");

@@ -12,7 +12,7 @@ namespace tfs::runtime {
 
 namespace {
 const char *const kCommonPackages[] = {
-    "matplotlib", "pandas", "scipy", "sklearn", "PIL", "cv2", "tqdm", "h5py", "seaborn",
+    "matplotlib", "scipy", "sklearn", "PIL", "cv2", "tqdm", "h5py", "seaborn",
     "tensorflow_datasets", "tensorflow_hub", "tensorflow_probability", "tensorflow_addons",
     "tensorflow_text", "torch", "jax", "keras_tuner", "yaml", "requests", "IPython",
     "google", "sympy", "numba", "skimage", "imageio", "tensorboard",

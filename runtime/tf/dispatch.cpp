@@ -266,6 +266,10 @@ Tensor shapeAsTensor(Interpreter &in, const ir::Shape &s, const Value &v, std::o
 
 Tensor tensorFromPython(Interpreter &in, const Value &v, std::optional<DType> dtype, bool numpyDefaults) {
   if (auto *ts = v.as<TensorShapeObject>(); ts && !numpyDefaults) return shapeAsTensor(in, ts->shape, v, dtype);
+  // An object standing for an array (one with __array__: a pandas frame)
+  // converts as the array it gives, keeping that array's dtype.
+  if (v.as<InstanceObject>())
+    if (std::optional<Value> stand = foreignArray(in, v)) return tensorFromPython(in, *stand, dtype, numpyDefaults);
   std::vector<int64_t> shape;
   bool anyFloat = false, anyInt = false, anyBool = false, anyStr = false, anyComplex = false;
   std::vector<Value> flat;
