@@ -83,6 +83,13 @@ llvm::Value *Emitter::tfSigmoid(llvm::Value *x, unsigned width) {
   llvm::Type *f32 = b_.getFloatTy();
   auto callee = module_.getOrInsertFunction(runtime::vmath::kSigmoidScalarSymbol,
                                             llvm::FunctionType::get(f32, {f32}, false));
+  // A pure function (its expf's errno is never read): calls whose lanes
+  // are not stored can go.
+  if (auto *f = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
+    f->setDoesNotAccessMemory();
+    f->setDoesNotThrow();
+    f->setWillReturn();
+  }
   auto scalarPath = [&](std::vector<llvm::Value *> lanes) -> llvm::Value * {
     return b_.CreateCall(callee, lanes);
   };
@@ -96,24 +103,46 @@ llvm::Value *Emitter::tfSigmoid(llvm::Value *x, unsigned width) {
   // only vectors that reach them branch there.
   int64_t tailStart = nestElements_ - rest;
   llvm::Value *flat = nestFlatIndex_;
+  if (auto *known = llvm::dyn_cast<llvm::ConstantInt>(flat)) {
+    // A vector at a known place (a nest's last partial vector): calls for
+    // exactly the tail's elements it holds.
+    int64_t first = known->getSExtValue();
+    llvm::Value *out = packet;
+    for (unsigned l = 0; l < width; ++l)
+      if (first + l >= tailStart && first + l < nestElements_)
+        out = b_.CreateInsertElement(out, scalarPath({b_.CreateExtractElement(x, l)}), l);
+    return out;
+  }
+  // Elsewhere the vector may or may not reach the tail: a branch, and a
+  // loop over the lanes that hold tail elements (at most 7 calls).
   llvm::BasicBlock *from = b_.GetInsertBlock();
   llvm::BasicBlock *tail = newBlock("sigmoid.tail"), *join = newBlock("sigmoid.join");
-  b_.CreateCondBr(b_.CreateICmpSGT(b_.CreateAdd(flat, b_.getInt64(width)), b_.getInt64(uint64_t(tailStart))), tail,
-                  join);
+  llvm::Value *w = b_.getInt64(width), *start = b_.getInt64(uint64_t(tailStart)),
+              *count = b_.getInt64(uint64_t(nestElements_));
+  b_.CreateCondBr(b_.CreateICmpSGT(b_.CreateAdd(flat, w), start), tail, join);
   b_.SetInsertPoint(tail);
-  std::vector<llvm::Constant *> iota;
-  for (unsigned l = 0; l < width; ++l)
-    iota.push_back(b_.getInt64(l));
-  llvm::Value *index = b_.CreateAdd(b_.CreateVectorSplat(width, flat), llvm::ConstantVector::get(iota));
-  llvm::Value *inTail = b_.CreateICmpSGE(index, b_.CreateVectorSplat(width, b_.getInt64(uint64_t(tailStart))));
-  llvm::Value *scalars = perLane(width, x->getType(), scalarPath, {x});
-  llvm::Value *mixed = b_.CreateSelect(inTail, scalars, packet);
-  llvm::BasicBlock *tailEnd = b_.GetInsertBlock();
-  b_.CreateBr(join);
+  // Lanes [lo, hi): lo = max(tailStart - flat, 0), hi = min(n - flat, width);
+  // lo < hi whenever the branch is taken.
+  llvm::Value *lo = b_.CreateSub(start, flat);
+  lo = b_.CreateSelect(b_.CreateICmpSGT(lo, b_.getInt64(0)), lo, b_.getInt64(0));
+  llvm::Value *hi = b_.CreateSub(count, flat);
+  hi = b_.CreateSelect(b_.CreateICmpSLT(hi, w), hi, w);
+  llvm::BasicBlock *lane = newBlock("sigmoid.lane");
+  b_.CreateBr(lane);
+  b_.SetInsertPoint(lane);
+  llvm::PHINode *l = b_.CreatePHI(b_.getInt64Ty(), 2);
+  llvm::PHINode *v = b_.CreatePHI(x->getType(), 2);
+  l->addIncoming(lo, tail);
+  v->addIncoming(packet, tail);
+  llvm::Value *next = b_.CreateInsertElement(v, scalarPath({b_.CreateExtractElement(x, l)}), l);
+  llvm::Value *l1 = b_.CreateAdd(l, b_.getInt64(1));
+  l->addIncoming(l1, lane);
+  v->addIncoming(next, lane);
+  b_.CreateCondBr(b_.CreateICmpSLT(l1, hi), lane, join);
   b_.SetInsertPoint(join);
   llvm::PHINode *phi = b_.CreatePHI(x->getType(), 2);
   phi->addIncoming(packet, from);
-  phi->addIncoming(mixed, tailEnd);
+  phi->addIncoming(next, lane);
   return phi;
 }
 
