@@ -199,6 +199,6 @@ TEST_CASE("tf float math: sigmoid error against float64") {
     worstScalar = std::max(worstScalar, ulpError(vmath::sigmoidScalar(x), ref));
   }
   MESSAGE("sigmoid: max ", worstPacket, " ULP in packets, ", worstScalar, " ULP one at a time");
-  CHECK(worstPacket <= 8);
+  CHECK(worstPacket <= 3);
   CHECK(worstScalar <= 3);
 }
