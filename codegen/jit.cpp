@@ -91,6 +91,9 @@ Jit::Jit() {
         helpers[mangle(name)] = llvm::JITEvaluatedSymbol(
             llvm::pointerToJITTargetAddress(address), llvm::JITSymbolFlags::Exported);
   }
+  // TF's sigmoid of the elements Eigen evaluates one by one (lower_tf_math.cpp).
+  helpers[mangle(runtime::vmath::kSigmoidScalarSymbol)] = llvm::JITEvaluatedSymbol(
+      llvm::pointerToJITTargetAddress(&runtime::vmath::sigmoidScalar), llvm::JITSymbolFlags::Exported);
   check("defining the runtime helpers", lib.define(llvm::orc::absoluteSymbols(helpers)));
 }
 

@@ -76,6 +76,14 @@ public:
   // A SLEEF function of float32 scalars or vectors (vector_math.h).
   llvm::Value *sleefCall(runtime::vmath::Fn fn, const std::vector<llvm::Value *> &args, unsigned width);
 
+  // --- lower_tf_math.cpp: TF's float32 tanh and sigmoid (Note [TF's float32
+  // tanh and sigmoid]), inline on float scalars or vectors ---
+  llvm::Value *tfTanh(llvm::Value *x);
+  // Sigmoid of a native scalar (width 1: a one-element tensor, Eigen's
+  // scalar path) or of a fused loop's vector, whose lanes in the tensor's
+  // last n % 8 elements take the scalar path.
+  llvm::Value *tfSigmoid(llvm::Value *x, unsigned width);
+
 private:
   // --- lower_function.cpp ---
   void emitRegionNodes(const ir::Region &region);
@@ -182,6 +190,13 @@ private:
   std::unordered_set<const ir::Value *> slotHolds_;
   std::unordered_map<int, llvm::AllocaInst *> unboxTemp_;  // by dtype
   size_t nativeNodes_ = 0, kernelNodes_ = 0;
+  // Inside a fused loop's body: the row-major index (i64) of the current
+  // vector's lane 0, and the element count of the nest (0: outside one).
+  llvm::Value *nestFlatIndex_ = nullptr;
+  int64_t nestElements_ = 0;
+  llvm::Value *tfSigmoidPacket(llvm::Value *x);
+  // Every NaN lane the one quiet NaN (as the kernels).
+  llvm::Value *canonicalNaN(llvm::Value *r);
 };
 
 }  // namespace tfs::codegen

@@ -7,9 +7,10 @@
 //  * float mod is fmod adjusted to the divisor's sign; maximum/minimum keep
 //    a NaN first operand; abs/relu are compare-and-select like the kernel;
 //  * integer arithmetic wraps (no nsw), like the kernels' T(x + y);
-//  * float32 exp/log/sin/cos/tanh/pow/sigmoid call SLEEF's deterministic
-//    functions (scalar or vector variant), bit-identical to the kernels'
-//    (runtime/kernels/vector_math.h); other transcendentals (float64, erf) call
+//  * float32 exp/log/sin/cos/pow call SLEEF's deterministic functions
+//    (scalar or vector variant), bit-identical to the kernels'
+//    (runtime/kernels/vector_math.h); float32 tanh and sigmoid are TF's,
+//    inline (lower_tf_math.cpp); other transcendentals (float64, erf) call
 //    libm per element, as the kernels do.
 #include "codegen/lower.h"
 
@@ -222,18 +223,20 @@ llvm::Value *Emitter::emitElementOp(const ir::Node &node, std::vector<llvm::Valu
     out = f32 ? sleef(vmath::Fn::Cos, xs) : intrinsic(llvm::Intrinsic::cos, {xs[0]});
     break;
   case OpKind::Tanh:
-    out = f32 ? sleef(vmath::Fn::Tanh, xs)
-              : libmCall("tanh", {xs[0]});
+    out = f32 ? tfTanh(xs[0]) : libmCall("tanh", {xs[0]});
     break;
   case OpKind::Erf:  // libm's, per lane, as the kernel's std::erf
     out = libmCall(f32 ? "erff" : "erf", {xs[0]});
     break;
   case OpKind::Sigmoid: {
+    if (f32) {
+      out = tfSigmoid(xs[0], width);
+      break;
+    }
     // T(1 / (1 + exp(-x)))
     llvm::Value *one = llvm::ConstantFP::get(type, 1.0);
     llvm::Value *minusX = b_.CreateFNeg(xs[0]);
-    llvm::Value *e = f32 ? sleef(vmath::Fn::Exp, {minusX}) : intrinsic(llvm::Intrinsic::exp, {minusX});
-    out = b_.CreateFDiv(one, b_.CreateFAdd(one, e));
+    out = b_.CreateFDiv(one, b_.CreateFAdd(one, intrinsic(llvm::Intrinsic::exp, {minusX})));
     break;
   }
   case OpKind::Cast: {

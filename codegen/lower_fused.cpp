@@ -72,6 +72,12 @@ void Emitter::emitLoopNest(std::vector<int64_t> dims, std::vector<Stream> inputs
   for (int64_t d : dims)
     if (d == 0)
       return;
+  // The row-major index of each element rides along as a last, never
+  // stored, output stream: lane 0's index goes to nestFlatIndex_ for the
+  // element ops that depend on an element's position (TF's sigmoid, Note
+  // [TF's float32 tanh and sigmoid]). It never prevents a collapse.
+  size_t stored = outputs.size();
+  outputs.push_back(Stream{DType::Int64, nullptr, nullptr, rowMajorStrides(dims)});
   std::vector<std::vector<int64_t> *> all;
   for (Stream &s : inputs)
     if (s.ptr)
@@ -85,8 +91,8 @@ void Emitter::emitLoopNest(std::vector<int64_t> dims, std::vector<Stream> inputs
   std::vector<DType> dtypes;
   for (const Stream &s : inputs)
     dtypes.push_back(s.dtype);
-  for (const Stream &s : outputs)
-    dtypes.push_back(s.dtype);
+  for (size_t k = 0; k < stored; ++k)
+    dtypes.push_back(outputs[k].dtype);
   unsigned width = nestWidth(dtypes);
   size_t depth = dims.size();
   int64_t inner = dims.back();
@@ -106,11 +112,12 @@ void Emitter::emitLoopNest(std::vector<int64_t> dims, std::vector<Stream> inputs
   if (depth == 1) {
     int64_t bytes = 0;
     bool fullLines = true;
-    for (const Stream &s : outputs) {
+    for (size_t k = 0; k < stored; ++k) {
+      const Stream &s = outputs[k];
       bytes += inner * int64_t(ir::dtypeSize(s.dtype));
       fullLines = fullLines && s.strides.back() == 1 && width * ir::dtypeSize(s.dtype) == 64;
     }
-    nontemporal = fullLines && !outputs.empty() && bytes >= kNontemporalBytes;
+    nontemporal = fullLines && stored > 0 && bytes >= kNontemporalBytes;
   }
   auto vecType = [&](DType t) { return lanesOf(nativeType(t), width); };
   auto memVecType = [&](DType t) { return lanesOf(memType(t), width); };
@@ -169,8 +176,10 @@ void Emitter::emitLoopNest(std::vector<int64_t> dims, std::vector<Stream> inputs
       }
       xs.push_back(fromMemory(s.dtype, v));
     }
+    nestFlatIndex_ = outOffsets[stored];
     std::vector<llvm::Value *> ys = body(xs, width, mask);
-    for (size_t k = 0; k < outputs.size(); ++k) {
+    nestFlatIndex_ = nullptr;
+    for (size_t k = 0; k < stored; ++k) {
       const Stream &s = outputs[k];
       llvm::Type *mt = memVecType(s.dtype);
       llvm::Value *v = toMemory(s.dtype, ys[k]);
@@ -281,8 +290,12 @@ void Emitter::emitGroup(const FusionGroup &g) {
     defineNativeBuffer(v, plan_.nodeId(v->definingNode()));
     outputs.push_back(Stream{v->type.dtype, elementPtr(v), nullptr, storageOf(v).strides});
   }
+  int64_t elements = 1;
+  for (int64_t d : g.shape)
+    elements *= d;
   emitLoopNest(g.shape, inputs, outputs,
                [&](const std::vector<llvm::Value *> &xs, unsigned width, llvm::Value *mask) {
+                 nestElements_ = elements;
                  std::unordered_map<const ir::Value *, llvm::Value *> lanes;
                  for (size_t k = 0; k < external.size(); ++k)
                    lanes[external[k]] = xs[k];
@@ -292,6 +305,7 @@ void Emitter::emitGroup(const FusionGroup &g) {
                      args.push_back(lanes.at(v));
                    lanes[m->result()] = emitElementOp(*m, args, width, mask);
                  }
+                 nestElements_ = 0;
                  std::vector<llvm::Value *> ys;
                  for (const ir::Value *v : g.outputs)
                    ys.push_back(lanes.at(v));

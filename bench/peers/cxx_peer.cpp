@@ -99,8 +99,8 @@ void tensorOps() {
   for (float v : out) s += v;
   std::printf("CHECK chain %.9g\nRESULT chain %.9g\n", s, t);
   // The chain's two floors on this machine. tanh alone through SLEEF's
-  // deterministic u35 vector tanh, the function tfs calls (its bits are
-  // tfs's on every path: runtime/kernels/vector_math.h) ...
+  // deterministic u35 vector tanh (what tfs called until it computed TF's
+  // own rational tanh, runtime/kernels/tf_float_math.h) ...
   t = medianTime([&] {
     const float *pa = a.data();
     float *po = out.data();

@@ -243,21 +243,21 @@ template <OpKind K> std::vector<Tensor> unary(std::span<const Tensor> in, const 
     } else {
       T *o = out[0].data<T>();
       auto run = [&](auto f) { for (int64_t i = 0; i < n; ++i) o[i] = f(p[i]); };
-      // float32 transcendentals: SLEEF on whole arrays (Note [Vector math]).
+      // float32 transcendentals: SLEEF on whole arrays, tanh and sigmoid
+      // as TF computes them (Note [Vector math]).
       if constexpr (std::is_same_v<T, float>) {
-        if constexpr (K == OpKind::Exp || K == OpKind::Log || K == OpKind::Tanh || K == OpKind::Sin ||
-                      K == OpKind::Cos) {
+        if constexpr (K == OpKind::Exp || K == OpKind::Log || K == OpKind::Sin || K == OpKind::Cos) {
           constexpr vmath::Fn fn = K == OpKind::Exp ? vmath::Fn::Exp
                                    : K == OpKind::Log ? vmath::Fn::Log
-                                   : K == OpKind::Tanh ? vmath::Fn::Tanh
                                    : K == OpKind::Sin ? vmath::Fn::Sin
                                                       : vmath::Fn::Cos;
           vmath::apply(fn, p, o, n);
           return;
+        } else if constexpr (K == OpKind::Tanh) {
+          vmath::tanhArray(p, o, n);
+          return;
         } else if constexpr (K == OpKind::Sigmoid) {
-          for (int64_t i = 0; i < n; ++i) o[i] = -p[i];
-          vmath::apply(vmath::Fn::Exp, o, o, n);
-          for (int64_t i = 0; i < n; ++i) o[i] = 1.0f / (1.0f + o[i]);
+          vmath::sigmoidArray(p, o, n);
           return;
         }
       }

@@ -4,6 +4,7 @@
 // compiled for those instruction sets).
 #include "runtime/kernels/vector_math.h"
 
+#include "runtime/kernels/tf_float_math.h"
 #include "runtime/kernels/vector_math_isa.h"
 
 #include <sleef.h>
@@ -20,9 +21,8 @@ using Binary = float (*)(float, float);
 // Scalar variants without FMA ("cinz", purec); with FMA see fmaScalar.
 #define TFS_SLEEF_SCALAR(fn, u) \
   Named{"Sleef_cinz_" #fn "f1_" #u "purec", reinterpret_cast<void *>(&Sleef_cinz_##fn##f1_##u##purec)}
-// tanh at u35: see vector_math.h, Note [Vector math].
-const Named kScalarPlain[] = {TFS_SLEEF_SCALAR(exp, u10), TFS_SLEEF_SCALAR(log, u10), TFS_SLEEF_SCALAR(tanh, u35),
-                              TFS_SLEEF_SCALAR(sin, u10), TFS_SLEEF_SCALAR(cos, u10), TFS_SLEEF_SCALAR(pow, u10)};
+const Named kScalarPlain[] = {TFS_SLEEF_SCALAR(exp, u10), TFS_SLEEF_SCALAR(log, u10), TFS_SLEEF_SCALAR(sin, u10),
+                              TFS_SLEEF_SCALAR(cos, u10), TFS_SLEEF_SCALAR(pow, u10)};
 #undef TFS_SLEEF_SCALAR
 
 struct Host {
@@ -85,5 +85,33 @@ void apply2(Fn f, const float *x, const float *y, float *out, int64_t n) {
   }
   for (int64_t i = 0; i < n; ++i) out[i] = scalar2(f, x[i], y[i]);
 }
+
+namespace {
+// TF's functions on whole arrays: the host's widest vectors (SSE2's 4 lanes
+// without AVX2 + FMA).
+void tfApply(TfFn f, const float *x, float *out, int64_t n) {
+  switch (host().isa) {
+  case Isa::Avx512: avx512TfApply(f, x, out, n); return;
+  case Isa::Avx2: avx2TfApply(f, x, out, n); return;
+  case Isa::Scalar: break;
+  }
+  if (f == TfFn::Tanh) tfmath::mapLanes<4>([](auto v) { return tfmath::tanhOf(v); }, x, out, n);
+  else tfmath::mapLanes<4>([](auto v) { return tfmath::sigmoidPacketOf(v); }, x, out, n);
+}
+}  // namespace
+
+void tanhArray(const float *x, float *out, int64_t n) { tfApply(TfFn::Tanh, x, out, n); }
+
+void sigmoidArray(const float *x, float *out, int64_t n) {
+  // Eigen's executor: whole packets of 8, then the rest one by one (Note
+  // [TF's float32 tanh and sigmoid]).
+  int64_t packets = n - n % tfmath::kPacketFloats;
+  tfApply(TfFn::SigmoidPacket, x, out, packets);
+  for (int64_t i = packets; i < n; ++i) out[i] = sigmoidScalar(x[i]);
+}
+
+float tanhScalar(float x) { return canonical(tfmath::tanhOf(x)); }
+float sigmoidPacketScalar(float x) { return canonical(tfmath::sigmoidPacketOf(x)); }
+float sigmoidScalar(float x) { return canonical(tfmath::sigmoidScalarOf(x)); }
 
 }  // namespace tfs::runtime::vmath

@@ -10,4 +10,5 @@
 #define TFS_VM_NAME(fn, u) "Sleef_finz_" #fn "f8_" #u "avx2"
 #define TFS_VM_VARIANT avx2Vector
 #define TFS_VM_APPLY avx2Apply
+#define TFS_VM_TF_APPLY avx2TfApply
 #include "runtime/kernels/vector_math_lanes.inc"

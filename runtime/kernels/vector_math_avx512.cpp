@@ -10,4 +10,5 @@
 #define TFS_VM_NAME(fn, u) "Sleef_finz_" #fn "f16_" #u "avx512f"
 #define TFS_VM_VARIANT avx512Vector
 #define TFS_VM_APPLY avx512Apply
+#define TFS_VM_TF_APPLY avx512TfApply
 #include "runtime/kernels/vector_math_lanes.inc"

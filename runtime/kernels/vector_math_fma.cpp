@@ -17,9 +17,8 @@ namespace tfs::runtime::vmath {
 Named fmaScalar(Fn f) {
 #define TFS_VM_ENTRY(fn, u) \
   Named{"Sleef_finz_" #fn "f1_" #u "purecfma", reinterpret_cast<void *>(&Sleef_finz_##fn##f1_##u##purecfma)}
-  // tanh at u35: see vector_math.h, Note [Vector math].
-  static const Named variants[] = {TFS_VM_ENTRY(exp, u10), TFS_VM_ENTRY(log, u10), TFS_VM_ENTRY(tanh, u35),
-                                   TFS_VM_ENTRY(sin, u10), TFS_VM_ENTRY(cos, u10), TFS_VM_ENTRY(pow, u10)};
+  static const Named variants[] = {TFS_VM_ENTRY(exp, u10), TFS_VM_ENTRY(log, u10), TFS_VM_ENTRY(sin, u10),
+                                   TFS_VM_ENTRY(cos, u10), TFS_VM_ENTRY(pow, u10)};
 #undef TFS_VM_ENTRY
   return variants[size_t(f)];
 }

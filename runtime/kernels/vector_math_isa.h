@@ -23,5 +23,10 @@ Named avx512Vector(Fn f);
 // and a last partial vector padded with zeros (its extra lanes discarded).
 void avx2Apply(Fn f, const float *x, const float *y, float *out, int64_t n);
 void avx512Apply(Fn f, const float *x, const float *y, float *out, int64_t n);
+// TF's float32 functions (tf_float_math.h) on whole vectors of the
+// instruction set; SigmoidPacket: every element as in a packet.
+enum class TfFn : uint8_t { Tanh, SigmoidPacket };
+void avx2TfApply(TfFn f, const float *x, float *out, int64_t n);
+void avx512TfApply(TfFn f, const float *x, float *out, int64_t n);
 
 }  // namespace tfs::runtime::vmath

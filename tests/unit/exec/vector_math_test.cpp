@@ -2,8 +2,8 @@
 // the length and position of an element, return exactly what the scalar
 // function returns (so eager kernels, the graph interpreter and compiled
 // code agree bit for bit), every NaN is the canonical quiet NaN, and results
-// are within the documented bound of the correctly rounded value (1 ULP;
-// tanh 3.5 ULP).
+// are within the documented bound of the correctly rounded value (1 ULP).
+// TF's tanh and sigmoid: tf_float_math_test.cpp.
 #include <doctest/doctest.h>
 
 #include "runtime/kernels/vector_math.h"
@@ -86,7 +86,6 @@ TEST_CASE("vector math: within the documented ULP bound of the correctly rounded
   // samples arguments where float32 trigonometry is meaningful.
   for (Case c : {Case{vmath::Fn::Exp, [](double x) { return std::exp(x); }, INFINITY},
                  Case{vmath::Fn::Log, [](double x) { return std::log(x); }, INFINITY},
-                 Case{vmath::Fn::Tanh, [](double x) { return std::tanh(x); }, INFINITY, 3.5},
                  Case{vmath::Fn::Sin, [](double x) { return std::sin(x); }, 1e5f},
                  Case{vmath::Fn::Cos, [](double x) { return std::cos(x); }, 1e5f}}) {
     double worst = 0;
