@@ -395,7 +395,13 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
   }));
   {
     auto cm = make<ClassMethodObject>();
-    cm->func = in.native("__init_subclass__", [](Interpreter &, Args, const Kwargs &) { return Value(); });
+    cm->func = in.native("__init_subclass__", [](Interpreter &in, Args a, const Kwargs &kw) {
+      if (!kw.empty()) {
+        auto *c = a.empty() ? nullptr : a[0].as<ClassObject>();
+        in.raise("TypeError", fmt::format("{}.__init_subclass__() takes no keyword arguments", c ? c->name : "object"));
+      }
+      return Value();
+    });
     object->setAttr("__init_subclass__", Value(cm));
   }
   addType("property", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {

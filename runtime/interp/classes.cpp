@@ -6,6 +6,7 @@
 #include "runtime/interp/attr_pool.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/eval.h"
+#include "runtime/interp/slots.h"
 
 #include <fmt/format.h>
 
@@ -104,6 +105,9 @@ Ref<ClassObject> createClass(Interpreter &in, const std::string &name, std::vect
     in.raise("TypeError", "Cannot create a consistent method resolution order (MRO)");
   for (auto &b : cls->bases) cls->isException |= b->isException;
   for (auto &[k, v] : ns) cls->setAttr(k, v);
+  installSlots(in, *cls);
+  // A class that defines __eq__ and not __hash__ is unhashable.
+  if (cls->dict.count("__eq__") && !cls->dict.count("__hash__")) cls->setAttr("__hash__", Value());
   // `__new__` and `__init_subclass__` are implicitly static / class methods.
   if (auto it = cls->dict.find("__new__"); it != cls->dict.end() && it->second.as<FunctionObject>()) {
     auto sm = make<StaticMethodObject>();

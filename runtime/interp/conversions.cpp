@@ -61,7 +61,10 @@ int64_t Interpreter::hash(const Value &v) {
       auto h = c->dict.find("__hash__");
       if (h != c->dict.end()) {
         if (h->second.isNone()) raise("TypeError", fmt::format("unhashable type: '{}'", typeName(v)));
-        return pyHashFix(toInt(call(Value(make<BoundMethod>(v, h->second)), {})));
+        Value r = call(Value(make<BoundMethod>(v, h->second)), {});
+        if (r.as<BigIntObject>()) return hash(r);  // CPython hashes a big result again
+        if (!r.isInt() && !r.isBool()) raise("TypeError", "__hash__ method should return an integer");
+        return pyHashFix(r.asInt());
       }
       auto eq = c->dict.find("__eq__");
       if (eq != c->dict.end() && !eq->second.as<NativeFunction>())

@@ -372,6 +372,17 @@ Value Interpreter::binary(BinOp op, const Value &a, const Value &b, bool inPlace
     if (Object *o = self.obj()) return o->binary(*this, op, other, reflected);
     return std::nullopt;
   };
+  // CPython tries the right operand first when its class is a proper
+  // subclass of the left's that overrides the reflected method.
+  if (auto *ib = b.as<InstanceObject>()) {
+    Ref<ClassObject> ta = typeOf(a);
+    if (ib->klass.get() != ta.get() && ib->klass->isSubclassOf(ta.get()))
+      if (auto rb = ib->klass->lookup(dunder(op, true))) {
+        auto ra = ta->lookup(dunder(op, true));
+        if (!ra || !ra->is(*rb))
+          if (auto r = tryUser(b, a, true)) return *r;
+      }
+  }
   if (auto r = tryUser(a, b, false)) return *r;
   if (auto r = sequenceBinary(*this, op, a, b)) return *r;
   if (auto r = tryUser(b, a, true)) return *r;
@@ -460,6 +471,13 @@ Value Interpreter::compare(CmpOp op, const Value &a, const Value &b) {
         Value args[] = {other};
         Value r = call(Value(make<BoundMethod>(self, *m)), args);
         if (!r.is(builtin("NotImplemented"))) return r;
+      } else if (o == CmpOp::Ne) {
+        // object.__ne__ inverts the class's __eq__.
+        if (auto eq = inst->klass->lookup("__eq__"); eq && !eq->isNone()) {
+          Value args[] = {other};
+          Value r = call(Value(make<BoundMethod>(self, *eq)), args);
+          if (!r.is(builtin("NotImplemented"))) return Value::boolean(!truth(r));
+        }
       }
       if (const Value *b = builtinPart(self)) return compare(o, *b, other);
       return std::nullopt;
@@ -467,6 +485,12 @@ Value Interpreter::compare(CmpOp op, const Value &a, const Value &b) {
     if (Object *obj = self.obj()) return obj->compare(*this, o, other);
     return std::nullopt;
   };
+  // The right operand first when its class is a proper subclass of the left's.
+  if (auto *ib = b.as<InstanceObject>()) {
+    Ref<ClassObject> ta = typeOf(a);
+    if (ib->klass.get() != ta.get() && ib->klass->isSubclassOf(ta.get()))
+      if (auto r = tryObj(b, a, swapped[int(op)])) return *r;
+  }
   if (auto r = tryObj(a, b, op)) return *r;
   if (auto r = tryObj(b, a, swapped[int(op)])) return *r;
   if (auto r = builtinCompare(*this, op, a, b)) return *r;
@@ -475,6 +499,16 @@ Value Interpreter::compare(CmpOp op, const Value &a, const Value &b) {
   static const char *sym[] = {"<", "<=", "==", "!=", ">", ">="};
   raise("TypeError", fmt::format("'{}' not supported between instances of '{}' and '{}'", sym[int(op)], typeName(a), typeName(b)));
 }
+
+namespace {
+// What a user __len__ returned, as CPython checks it: an index, not negative.
+int64_t lengthResult(Interpreter &in, const Value &r) {
+  if (auto *b = r.as<BigIntObject>(); b && b->v < 0) in.raise("ValueError", "__len__() should return >= 0");
+  int64_t n = in.toIndex(r);
+  if (n < 0) in.raise("ValueError", "__len__() should return >= 0");
+  return n;
+}
+}  // namespace
 
 bool Interpreter::truth(const Value &v) {
   switch (v.tag()) {
@@ -491,8 +525,12 @@ bool Interpreter::truth(const Value &v) {
   if (auto *s = v.as<SetObject>()) return s->t.size() != 0;
   if (auto *r = v.as<RangeObject>()) return r->size() != 0;
   if (auto *inst = v.as<InstanceObject>()) {
-    if (auto m = inst->klass->lookup("__bool__")) return truth(call(Value(make<BoundMethod>(v, *m)), {}));
-    if (auto m = inst->klass->lookup("__len__")) return toInt(call(Value(make<BoundMethod>(v, *m)), {})) != 0;
+    if (auto m = inst->klass->lookup("__bool__")) {
+      Value r = call(Value(make<BoundMethod>(v, *m)), {});
+      if (!r.isBool()) raise("TypeError", fmt::format("__bool__ should return bool, returned {}", typeName(r)));
+      return r.asBool();
+    }
+    if (auto m = inst->klass->lookup("__len__")) return lengthResult(*this, call(Value(make<BoundMethod>(v, *m)), {})) != 0;
     if (const Value *b = builtinPart(v)) return truth(*b);
     return true;
   }
@@ -511,7 +549,7 @@ int64_t Interpreter::length(const Value &v) {
   if (auto *s = v.as<SetObject>()) return int64_t(s->t.size());
   if (auto *r = v.as<RangeObject>()) return r->size();
   if (auto *inst = v.as<InstanceObject>()) {
-    if (auto m = inst->klass->lookup("__len__")) return toInt(call(Value(make<BoundMethod>(v, *m)), {}));
+    if (auto m = inst->klass->lookup("__len__")) return lengthResult(*this, call(Value(make<BoundMethod>(v, *m)), {}));
     if (const Value *b = builtinPart(v)) return length(*b);
   } else if (auto m = metaclassMethod(*this, v, "__len__")) {
     return toInt(call(*m, {}));
@@ -606,6 +644,8 @@ Value Interpreter::getItem(const Value &obj, const Value &key) {
       if (f.as<NativeFunction>()) return call(f, args);
       return call(Value(make<BoundMethod>(obj, f)), args);
     }
+    if (auto alias = builtinGenericAlias(*this, obj, key)) return *alias;
+    raise("TypeError", fmt::format("type '{}' is not subscriptable", cls->name));
   } else if (Object *o = obj.obj()) {
     if (auto v = o->getItem(*this, key)) return *v;
   }
