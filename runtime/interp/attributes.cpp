@@ -204,6 +204,7 @@ std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string
       for (auto *c : cls->mro) m.push_back(Value(Ref<Object>(c)));
       return tuple(m);
     }
+    if (name == "__base__") return cls->bases.empty() ? Value() : Value(cls->bases[0]);
     if (name == "__bases__") {
       std::vector<Value> b;
       for (auto &c : cls->bases) b.push_back(Value(c));
@@ -384,7 +385,36 @@ Value Interpreter::getAttr(const Value &obj, const std::string &name) {
   std::abort();  // fail() raises
 }
 
+namespace {
+// `obj.__class__ = cls`: CPython allows it between plain classes only.
+void assignClass(Interpreter &in, InstanceObject *inst, const Value &v) {
+  auto *cls = v.as<ClassObject>();
+  if (!cls) in.raise("TypeError", fmt::format("__class__ must be set to a class, not '{}' object", in.typeName(v)));
+  if (!inst || cls->construct || cls->dict.count("__builtin__") || builtinBase(cls) || builtinBase(inst->klass.get()) ||
+      cls->isException != inst->klass->isException)
+    in.raise("TypeError", "__class__ assignment only supported for mutable types or ModuleType subclasses");
+  inst->klass = Ref<ClassObject>(cls);
+}
+
+// Why a value of a built-in type refuses `obj.name = v`.
+[[noreturn]] void refuseBuiltinSetAttr(Interpreter &in, const Value &obj, const std::string &name) {
+  std::string type = in.typeName(obj);
+  if (auto cls = obj.as<ClassObject>())
+    in.raise("TypeError", fmt::format("cannot set '{}' attribute of immutable type '{}'", name, cls->name));
+  if (auto existing = in.getAttrOpt(obj, name)) {
+    if (existing->as<NativeFunction>() || existing->as<BoundMethod>())
+      in.raise("AttributeError", fmt::format("'{}' object attribute '{}' is read-only", type, name));
+    in.raise("AttributeError", fmt::format("attribute '{}' of '{}' objects is not writable", name, type));
+  }
+  in.raise("AttributeError", fmt::format("'{}' object has no attribute '{}'", type, name));
+}
+}  // namespace
+
 void Interpreter::setAttr(const Value &obj, const std::string &name, const Value &v) {
+  if (name == "__class__" && !obj.as<ClassObject>()) {
+    assignClass(*this, obj.as<InstanceObject>(), v);
+    return;
+  }
   if (auto *inst = obj.as<InstanceObject>()) {
     if (auto cattr = inst->klass->lookup(name)) {
       if (auto *p = cattr->as<PropertyObject>()) {
@@ -424,6 +454,16 @@ void Interpreter::setAttr(const Value &obj, const std::string &name, const Value
         call(Value(make<BoundMethod>(obj, *sa)), args);
         return;
       }
+    if (cls->construct || cls->dict.count("__builtin__")) refuseBuiltinSetAttr(*this, obj, name);
+    if (name == "__name__" || name == "__qualname__") {
+      auto *s = v.as<StrObject>();
+      if (!s)
+        raise("TypeError", fmt::format("can only assign string to {}.{}, not '{}'", cls->name, name, typeName(v)));
+      if (name == "__name__") {
+        cls->name = s->s;
+        return;
+      }
+    }
     cls->setAttr(name, v);
     return;
   }
@@ -447,7 +487,7 @@ void Interpreter::setAttr(const Value &obj, const std::string &name, const Value
   }
   if (Object *o = obj.obj())
     if (o->setAttr(*this, name, v)) return;
-  raise("AttributeError", fmt::format("'{}' object has no attribute '{}'", typeName(obj), name));
+  refuseBuiltinSetAttr(*this, obj, name);
 }
 
 }  // namespace tfs::runtime
@@ -492,6 +532,8 @@ void Interpreter::delAttr(const Value &obj, const std::string &name) {
         call(Value(make<BoundMethod>(obj, *da)), args);
         return;
       }
+    if (cls->construct || cls->dict.count("__builtin__"))
+      raise("TypeError", fmt::format("cannot set '{}' attribute of immutable type '{}'", name, cls->name));
     if (cls->dict.erase(name)) {
       bumpClassEpoch();
       std::erase_if(cls->dictOrder, [&](auto &kv) { return kv.first == name; });

@@ -101,6 +101,9 @@ std::optional<Value> objectSlot(Interpreter &in, const std::string &name);
 // `list[int]`: the types.GenericAlias of a built-in container type
 // subscripted (generic_alias.cpp); none for other classes.
 std::optional<Value> builtinGenericAlias(Interpreter &in, const Value &cls, const Value &args);
+// `int | None`: the types.UnionType of classes (and None, aliases, unions);
+// none when an operand is something else.
+std::optional<Value> typeUnion(Interpreter &in, const Value &a, const Value &b);
 // object.__getattribute__(obj, name) for an instance: no __getattr__.
 std::optional<Value> genericInstanceAttr(Interpreter &in, const Value &obj, const std::string &name);
 

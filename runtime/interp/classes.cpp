@@ -18,8 +18,9 @@ namespace {
 
 bool isNative(const Value &v) { return v.as<NativeFunction>() != nullptr; }
 
-// CPython's C3 linearization; null when the bases admit no consistent order.
-bool linearize(ClassObject &cls) {
+// CPython's C3 linearization; false when the bases admit no consistent
+// order, with `blocked` naming the heads left unmerged (CPython's message).
+bool linearize(ClassObject &cls, std::string &blocked) {
   std::vector<std::vector<ClassObject *>> seqs;
   for (auto &b : cls.bases) seqs.push_back(b->mro);
   std::vector<ClassObject *> direct;
@@ -44,7 +45,13 @@ bool linearize(ClassObject &cls) {
         break;
       }
     }
-    if (!pick) return false;
+    if (!pick) {
+      std::vector<ClassObject *> heads;
+      for (auto &s : seqs)
+        if (!s.empty() && std::find(heads.begin(), heads.end(), s.front()) == heads.end()) heads.push_back(s.front());
+      for (size_t i = 0; i < heads.size(); ++i) blocked += (i ? ", " : "") + heads[i]->name;
+      return false;
+    }
     cls.mro.push_back(pick);
     for (auto &s : seqs)
       if (!s.empty() && s.front() == pick) s.erase(s.begin());
@@ -101,8 +108,22 @@ Ref<ClassObject> createClass(Interpreter &in, const std::string &name, std::vect
   cls->metaclass = metaclass;
   if (bases.empty()) bases.push_back(Ref<ClassObject>(in.builtin("object").as<ClassObject>()));
   cls->bases = std::move(bases);
-  if (!linearize(*cls))
-    in.raise("TypeError", "Cannot create a consistent method resolution order (MRO)");
+  ClassObject *solid = nullptr;  // the one built-in base whose layout instances take
+  for (size_t i = 0; i < cls->bases.size(); ++i) {
+    ClassObject *b = cls->bases[i].get();
+    for (size_t j = 0; j < i; ++j)
+      if (cls->bases[j].get() == b) in.raise("TypeError", fmt::format("duplicate base class {}", b->name));
+    if (b->name == "bool" && b->construct || (b->dict.count("__builtin__") && !b->isException))
+      in.raise("TypeError", fmt::format("type '{}' is not an acceptable base type", b->name));
+    if (ClassObject *bb = builtinBase(b)) {
+      if (solid && !solid->isSubclassOf(bb) && !bb->isSubclassOf(solid))
+        in.raise("TypeError", "multiple bases have instance lay-out conflict");
+      if (!solid || bb->isSubclassOf(solid)) solid = bb;
+    }
+  }
+  std::string blocked;
+  if (!linearize(*cls, blocked))
+    in.raise("TypeError", "Cannot create a consistent method resolution\norder (MRO) for bases " + blocked);
   for (auto &b : cls->bases) cls->isException |= b->isException;
   for (auto &[k, v] : ns) cls->setAttr(k, v);
   installSlots(in, *cls);

@@ -81,7 +81,11 @@ int64_t Interpreter::toIndex(const Value &v) {
   if (v.isInt() || v.isBool()) return v.asInt();
   if (v.as<BigIntObject>()) raise("OverflowError", "cannot fit 'int' into an index-sized integer");
   if (auto *inst = v.as<InstanceObject>()) {
-    if (auto m = inst->klass->lookup("__index__")) return toIndex(call(Value(make<BoundMethod>(v, *m)), {}));
+    if (auto m = inst->klass->lookup("__index__")) {
+      Value r = call(Value(make<BoundMethod>(v, *m)), {});
+      if (!isIntValue(r)) raise("TypeError", fmt::format("__index__ returned non-int (type {})", typeName(r)));
+      return toIndex(r);
+    }
     if (const Value *b = builtinPart(v); b && (b->isInt() || b->isBool())) return b->asInt();
   } else if (Object *o = v.obj()) {
     // A native value's own __index__ (numpy integers, eager tensors) says
@@ -111,8 +115,12 @@ int64_t Interpreter::toInt(const Value &v) {
     return lit.value;
   }
   if (auto *inst = v.as<InstanceObject>()) {
-    if (auto m = inst->klass->lookup("__int__")) return toInt(call(Value(make<BoundMethod>(v, *m)), {}));
-    if (auto m = inst->klass->lookup("__index__")) return toInt(call(Value(make<BoundMethod>(v, *m)), {}));
+    for (const char *name : {"__int__", "__index__"})
+      if (auto m = inst->klass->lookup(name)) {
+        Value r = call(Value(make<BoundMethod>(v, *m)), {});
+        if (!isIntValue(r)) raise("TypeError", fmt::format("{} returned non-int (type {})", name, typeName(r)));
+        return toInt(r);
+      }
     if (const Value *b = builtinPart(v)) return toInt(*b);
   } else if (Object *o = v.obj()) {
     if (auto i = o->toInt(*this)) return *i;
@@ -182,8 +190,14 @@ double Interpreter::toFloat(const Value &v) {
     return *d;
   }
   if (auto *inst = v.as<InstanceObject>()) {
-    if (auto m = inst->klass->lookup("__float__")) return toFloat(call(Value(make<BoundMethod>(v, *m)), {}));
+    if (auto m = inst->klass->lookup("__float__")) {
+      Value r = call(Value(make<BoundMethod>(v, *m)), {});
+      if (!r.isFloat() && !(r.as<InstanceObject>() && builtinPart(r) && builtinPart(r)->isFloat()))
+        raise("TypeError", fmt::format("{}.__float__ returned non-float (type {})", inst->klass->name, typeName(r)));
+      return toFloat(r);
+    }
     if (const Value *b = builtinPart(v)) return toFloat(*b);
+    if (inst->klass->lookup("__index__")) return double(toIndex(v));
   } else if (Object *o = v.obj()) {
     if (auto d = o->toFloat(*this)) return *d;
   }

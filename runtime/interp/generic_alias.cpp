@@ -5,6 +5,7 @@
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/interpreter.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace tfs::runtime {
@@ -63,6 +64,74 @@ std::optional<Value> builtinGenericAlias(Interpreter &in, const Value &cls, cons
   if (auto *t = args.as<TupleObject>()) ga->args = t->items;
   else ga->args = {args};
   return Value(ga);
+}
+
+}  // namespace tfs::runtime
+
+namespace tfs::runtime {
+
+namespace {
+// types.UnionType: `int | str`, `int | None` (PEP 604).
+struct UnionTypeObject final : Object {
+  std::vector<Value> args;
+  const char *typeName() const override { return "types.UnionType"; }
+  std::optional<std::string> repr(Interpreter &in) override {
+    std::string out;
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (i) out += " | ";
+      out += args[i].is(Value(in.typeOf(Value()))) ? "None" : GenericAliasObject::itemRepr(in, args[i]);
+    }
+    return out;
+  }
+  std::optional<Value> getAttr(Interpreter &in, const std::string &name) override {
+    if (name == "__args__") return in.tuple(args);
+    if (name == "__parameters__") return in.tuple({});
+    return std::nullopt;
+  }
+  std::optional<Value> compare(Interpreter &in, CmpOp op, const Value &other) override {
+    auto *o = other.as<UnionTypeObject>();
+    if (!o || (op != CmpOp::Eq && op != CmpOp::Ne)) return std::nullopt;
+    bool same = args.size() == o->args.size();
+    for (auto &a : args) {
+      bool found = false;
+      for (auto &b : o->args) found |= a.is(b);
+      same &= found;
+    }
+    return Value::boolean(op == CmpOp::Eq ? same : !same);
+  }
+  std::optional<int64_t> hash(Interpreter &in) override {
+    int64_t h = 0;
+    for (auto &a : args) h ^= in.hash(a);
+    return h;
+  }
+  std::optional<Value> binary(Interpreter &in, BinOp op, const Value &other, bool reflected) override {
+    if (op != BinOp::Or) return std::nullopt;
+    Value self(Ref<Object>(this));
+    return reflected ? typeUnion(in, other, self) : typeUnion(in, self, other);
+  }
+};
+
+bool unionMember(const Value &v) {
+  return v.isNone() || v.as<ClassObject>() || v.as<GenericAliasObject>() || v.as<UnionTypeObject>();
+}
+}  // namespace
+
+std::optional<Value> typeUnion(Interpreter &in, const Value &a, const Value &b) {
+  if (!unionMember(a) || !unionMember(b) || (a.isNone() && b.isNone())) return std::nullopt;
+  auto u = make<UnionTypeObject>();
+  auto add = [&](const Value &v) {
+    Value t = v.isNone() ? Value(in.typeOf(Value())) : v;
+    if (auto *inner = t.as<UnionTypeObject>()) {
+      for (auto &x : inner->args)
+        if (std::none_of(u->args.begin(), u->args.end(), [&](const Value &y) { return y.is(x); })) u->args.push_back(x);
+      return;
+    }
+    if (std::none_of(u->args.begin(), u->args.end(), [&](const Value &y) { return y.is(t); })) u->args.push_back(t);
+  };
+  add(a);
+  add(b);
+  if (u->args.size() == 1) return u->args[0];
+  return Value(u);
 }
 
 }  // namespace tfs::runtime

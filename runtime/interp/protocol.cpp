@@ -385,7 +385,11 @@ Value Interpreter::binary(BinOp op, const Value &a, const Value &b, bool inPlace
   }
   if (auto r = tryUser(a, b, false)) return *r;
   if (auto r = sequenceBinary(*this, op, a, b)) return *r;
-  if (auto r = tryUser(b, a, true)) return *r;
+  // CPython tries no reflected method between operands of one class.
+  auto *ia = a.as<InstanceObject>(), *ib = b.as<InstanceObject>();
+  bool sameClass = ia && ib && ia->klass == ib->klass && !builtinPart(a);
+  if (!sameClass)
+    if (auto r = tryUser(b, a, true)) return *r;
   if (op == BinOp::Mul && (isSequence(a) || isSequence(b))) {
     // CPython's sequence repeat takes any __index__ (a class defining it;
     // numpy arrays and tensors have declined above, as their multiply
@@ -398,6 +402,8 @@ Value Interpreter::binary(BinOp op, const Value &a, const Value &b, bool inPlace
     // CPython's sequence-repeat wording
     raise("TypeError", fmt::format("can't multiply sequence by non-int of type '{}'", cTypeName(*this, n)));
   }
+  if (op == BinOp::Or)
+    if (auto u = typeUnion(*this, a, b)) return *u;
   // A sequence on the left: CPython falls back to its sq_concat, whose error
   // wins over the operand-types one.
   if (op == BinOp::Add && isSequence(a)) {
@@ -725,6 +731,9 @@ bool Interpreter::contains(const Value &c, const Value &item) {
       return truth(call(Value(make<BoundMethod>(c, *m)), args));
     }
     if (const Value *b = builtinPart(c)) return contains(*b, item);
+    auto itm = inst->klass->lookup("__iter__");
+    if ((!itm || itm->isNone()) && !inst->klass->lookup("__getitem__"))
+      raise("TypeError", fmt::format("argument of type '{}' is not iterable", typeName(c)));
   } else if (auto m = metaclassMethod(*this, c, "__contains__")) {
     Value args[] = {item};
     return truth(call(*m, args));

@@ -186,7 +186,10 @@ std::string Interpreter::format(const Value &v, const std::string &spec) {
   if (auto *inst = v.as<InstanceObject>()) {
     if (auto m = inst->klass->lookup("__format__")) {
       Value args[] = {str(spec)};
-      return str(call(Value(make<BoundMethod>(v, *m)), args));
+      Value r = call(Value(make<BoundMethod>(v, *m)), args);
+      auto *s = r.as<StrObject>();
+      if (!s) raise("TypeError", fmt::format("__format__ must return a str, not {}", typeName(r)));
+      return s->s;
     }
     if (const Value *b = builtinPart(v)) return format(*b, spec);
     if (spec.empty()) return str(v);
