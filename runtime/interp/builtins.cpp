@@ -464,7 +464,10 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     auto s = make<SuperObject>();
     s->start = a[0].as<ClassObject>();
     s->self = a[1];
-    if (!s->start) in.raise("TypeError", "super() argument 1 must be a type");
+    if (!s->start) in.raise("TypeError", fmt::format("super() argument 1 must be a type, not {}", in.typeName(a[0])));
+    auto *selfCls = a[1].as<ClassObject>();
+    if (!in.isInstance(a[1], s->start) && !(selfCls && selfCls->isSubclassOf(s->start)))
+      in.raise("TypeError", "super(type, obj): obj must be an instance or subtype of type");
     return s;
   });
   addType("enumerate", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {

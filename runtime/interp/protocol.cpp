@@ -500,6 +500,11 @@ Value Interpreter::compare(CmpOp op, const Value &a, const Value &b) {
   if (auto r = tryObj(a, b, op)) return *r;
   if (auto r = tryObj(b, a, swapped[int(op)])) return *r;
   if (auto r = builtinCompare(*this, op, a, b)) return *r;
+  // Bound methods are equal when they bind one function to one object.
+  if (auto *ma = a.as<BoundMethod>(), *mb = b.as<BoundMethod>(); ma && mb && (op == CmpOp::Eq || op == CmpOp::Ne)) {
+    bool same = ma->self.is(mb->self) && ma->func.is(mb->func);
+    return Value::boolean(op == CmpOp::Eq ? same : !same);
+  }
   if (op == CmpOp::Eq) return Value::boolean(a.is(b));
   if (op == CmpOp::Ne) return Value::boolean(!a.is(b));
   static const char *sym[] = {"<", "<=", "==", "!=", ">", ">="};

@@ -136,6 +136,8 @@ std::string Interpreter::repr(const Value &v) {
     return defaultObjectRepr(*this, v);
   }
   if (auto r = v.obj()->repr(*this)) return *r;
+  if (auto *sp = v.as<SuperObject>())
+    return fmt::format("<super: <class '{}'>, <{} object>>", sp->start->name, typeName(sp->self));
   return defaultObjectRepr(*this, v);
 }
 
