@@ -204,6 +204,8 @@ std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string
       for (auto *c : cls->mro) m.push_back(Value(Ref<Object>(c)));
       return tuple(m);
     }
+    if (name == "__subclasses__")
+      raise("NotImplementedError", "type.__subclasses__() is not supported by tfs (classes do not record their subclasses)");
     if (name == "__base__") return cls->bases.empty() ? Value() : Value(cls->bases[0]);
     if (name == "__bases__") {
       std::vector<Value> b;

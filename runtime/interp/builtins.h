@@ -104,6 +104,8 @@ std::optional<Value> builtinGenericAlias(Interpreter &in, const Value &cls, cons
 // `int | None`: the types.UnionType of classes (and None, aliases, unions);
 // none when an operand is something else.
 std::optional<Value> typeUnion(Interpreter &in, const Value &a, const Value &b);
+// isinstance(v, info) (subclass false) or issubclass(v, info) (type_checks.cpp).
+bool classInfoCheck(Interpreter &in, const Value &v, const Value &info, bool subclass);
 // object.__getattribute__(obj, name) for an instance: no __getattr__.
 std::optional<Value> genericInstanceAttr(Interpreter &in, const Value &obj, const std::string &name);
 
