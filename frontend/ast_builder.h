@@ -109,6 +109,10 @@ private:
   SourceSpan lastYield_;  // the span of the last one
   bool postponedAnnotations_ = false;
   bool classScope_ = false;  // the innermost scope is a class body  // `from __future__ import annotations` seen
+  // The innermost enclosing class's name: private names (`__x`) inside it
+  // are mangled to `_Class__x`, as CPython's compiler does.
+  std::string className_;
+  std::string mangle(std::string name) const;
   friend struct DepthGuard;
 };
 

@@ -304,7 +304,7 @@ ExprPtr AstBuilder::atomExpr(P::Atom_exprContext *ctx) {
       e = std::make_unique<Subscript>(std::move(e), std::move(index), s);
     } else {
       auto *attr = static_cast<P::AttributeTrailerContext *>(t);
-      e = std::make_unique<Attribute>(std::move(e), attr->NAME()->getText(), s);
+      e = std::make_unique<Attribute>(std::move(e), mangle(attr->NAME()->getText()), s);
     }
   }
   return e;
@@ -337,7 +337,7 @@ std::vector<antlr4::ParserRuleContext *> elementsOf(antlr4::ParserRuleContext *c
 ExprPtr AstBuilder::atom(P::AtomContext *ctx) {
   SourceSpan s = span(ctx);
   if (auto *n = dynamic_cast<P::NameAtomContext *>(ctx))
-    return std::make_unique<Name>(n->NAME()->getText(), s);
+    return std::make_unique<Name>(mangle(n->NAME()->getText()), s);
   if (auto *num = dynamic_cast<P::NumberAtomContext *>(ctx)) {
     auto c = std::make_unique<Constant>(s);
     decodeNumber(num->NUMBER()->getText(), *c);

@@ -429,7 +429,7 @@ std::vector<Param> AstBuilder::lambdaParams(P::Lambda_paramsContext *ctx) {
 }
 
 StmtPtr AstBuilder::funcdef(P::FuncdefContext *ctx) {
-  auto fn = std::make_unique<FunctionDef>(ctx->NAME()->getText(), span(ctx));
+  auto fn = std::make_unique<FunctionDef>(mangle(ctx->NAME()->getText()), span(ctx));
   if (ctx->parameters())
     fn->params = parameters(ctx->parameters());
   if (ctx->test()) fn->returns = annotation(ctx->test());
@@ -463,12 +463,25 @@ StmtPtr AstBuilder::classdef(P::ClassdefContext *ctx) {
   generatorFlag_ = nullptr;
   bool savedClass = classScope_;
   classScope_ = true;
+  std::string savedClassName = className_;
+  className_ = cls->name;
   cls->body = block(ctx->block());
+  className_ = savedClassName;
   classScope_ = savedClass;
   generatorFlag_ = savedGenerator;
   loopDepth_ = savedLoops;
   functionDepth_ = savedFns;
   return cls;
+}
+
+// CPython's private name mangling: `__x` (not a dunder, no dot) inside
+// class C is `_C__x`; a class named only of underscores mangles nothing.
+std::string AstBuilder::mangle(std::string name) const {
+  if (className_.empty() || name.size() < 3 || name[0] != '_' || name[1] != '_') return name;
+  if (name.size() >= 4 && name[name.size() - 1] == '_' && name[name.size() - 2] == '_') return name;
+  size_t lead = className_.find_first_not_of('_');
+  if (lead == std::string::npos) return name;
+  return "_" + className_.substr(lead) + name;
 }
 
 }  // namespace tfs::frontend

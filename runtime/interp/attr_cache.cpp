@@ -2,6 +2,7 @@
 // Interpreter::getAttrOpt and setAttr look up on an instance's class, worked
 // out once for a class and epoch.
 #include "runtime/interp/attr_cache.h"
+#include "runtime/interp/slots.h"
 
 namespace tfs::runtime {
 
@@ -14,15 +15,6 @@ const Value *findInMro(const ClassObject *cls, const std::string &name) {
   return nullptr;
 }
 
-// setAttr's checkSlots lets every name through: some user class in the MRO
-// has no __slots__.
-bool slotsAllowAnyName(const ClassObject *cls) {
-  for (const ClassObject *c : cls->mro) {
-    if (c->construct || (c->isException && c->dict.count("__builtin__"))) continue;
-    if (!c->dict.count("__slots__")) return true;
-  }
-  return false;
-}
 }  // namespace
 
 void fillAttrCache(const ast::Attribute &a, ClassObject *cls) {
@@ -32,6 +24,8 @@ void fillAttrCache(const ast::Attribute &a, ClassObject *cls) {
   a.cacheLoad = kLoadGeneral;
   a.cacheStore = kStoreGeneral;
   if (a.attr == "__class__" || a.attr == "__dict__") return;
+  // A user __getattribute__ answers every read.
+  if (const Value *gab = findInMro(cls, "__getattribute__"); gab && !gab->as<NativeFunction>()) return;
   const Value *cattr = findInMro(cls, a.attr);
   if (!cattr) {
     a.cacheLoad = kLoadInstance;
@@ -42,10 +36,12 @@ void fillAttrCache(const ast::Attribute &a, ClassObject *cls) {
   // Stores: no data descriptor of that name (a property, an instance with
   // __set__), no __slots__ restriction, no user __setattr__.
   if (cattr) {
-    if (cattr->as<PropertyObject>()) return;
-    if (auto *d = cattr->as<InstanceObject>(); d && findInMro(d->klass.get(), "__set__")) return;
+    if (cattr->as<PropertyObject>() || cattr->as<MemberDescriptor>()) return;
+    if (auto *d = cattr->as<InstanceObject>();
+        d && (findInMro(d->klass.get(), "__set__") || findInMro(d->klass.get(), "__delete__")))
+      return;
   }
-  if (!slotsAllowAnyName(cls)) return;
+  if (!instancesHaveDict(cls)) return;
   if (const Value *sa = findInMro(cls, "__setattr__"); sa && !sa->as<NativeFunction>()) return;
   a.cacheStore = kStoreDirect;
 }

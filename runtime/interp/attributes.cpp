@@ -8,6 +8,7 @@
 #include "runtime/interp/interpreter.h"
 #include "runtime/interp/public_names.h"
 #include "runtime/interp/signature.h"
+#include "runtime/interp/slots.h"
 
 #include <fmt/format.h>
 
@@ -54,10 +55,13 @@ std::optional<Value> unboundBuiltinDunder(Interpreter &in, ClassObject *cls, con
   });
 }
 
-// Binds a class attribute found through an instance (or a class for classmethods).
-Value bindDescriptor(Interpreter &in, const Value &attr, const Value &self, ClassObject *owner) {
+// Binds a class attribute `name` found through an instance (or a class for classmethods).
+Value bindDescriptor(Interpreter &in, const Value &attr, const Value &self, ClassObject *owner,
+                     const std::string &name = "") {
   if (attr.as<FunctionObject>() || attr.as<NativeFunction>()) return make<BoundMethod>(self, attr);
   if (auto *p = attr.as<PropertyObject>()) {
+    if (p->getter.isNone())
+      in.raise("AttributeError", fmt::format("property '{}' of '{}' object has no getter", name, in.typeName(self)));
     Value args[] = {self};
     return in.call(p->getter, args);
   }
@@ -78,9 +82,14 @@ Value bindDescriptor(Interpreter &in, const Value &attr, const Value &self, Clas
 
 // A data descriptor (defines __set__ or __delete__) wins over the instance dict.
 bool isDataDescriptor(const Value &attr) {
-  if (attr.as<PropertyObject>()) return true;
+  if (attr.as<PropertyObject>() || attr.as<MemberDescriptor>()) return true;
   auto *d = attr.as<InstanceObject>();
   return d && (d->klass->lookup("__set__") || d->klass->lookup("__delete__"));
+}
+
+bool hasGetter(const Value &attr) {
+  auto *d = attr.as<InstanceObject>();
+  return !d || d->klass->lookup("__get__");
 }
 
 // The namespace of a class as a dict, in definition order.
@@ -113,50 +122,71 @@ Value functionDoc(Interpreter &in, const FunctionObject &fn) {
   return Value();
 }
 
-// A class whose every user-defined class in the MRO declares __slots__
-// (without "__dict__") accepts only those attribute names.
+// An instance without a __dict__ (every class of its MRO declares
+// __slots__) takes no attribute its slots do not name.
 void checkSlots(Interpreter &in, InstanceObject &inst, const std::string &name) {
-  // BaseException has a __dict__: any exception takes any attribute
-  // (e.__context__ = ..., e.note = ...), __slots__ or not.
-  if (inst.klass->isException) return;
-  std::vector<std::string> allowed;
-  for (ClassObject *c : inst.klass->mro) {
-    if (c->construct || (c->isException && c->dict.count("__builtin__"))) continue;
-    auto it = c->dict.find("__slots__");
-    if (it == c->dict.end()) return;
-    if (auto *s = it->second.as<StrObject>()) allowed.push_back(s->s);
-    else
-      for (auto &v : in.toList(it->second)) allowed.push_back(in.str(v));
-  }
-  for (auto &a : allowed)
-    if (a == name || a == "__dict__") return;
+  if (instancesHaveDict(inst.klass.get())) return;
+  if (inst.klass->lookup(name))
+    in.raise("AttributeError", fmt::format("'{}' object attribute '{}' is read-only", inst.klass->name, name));
   in.raise("AttributeError", fmt::format("'{}' object has no attribute '{}'", inst.klass->name, name));
 }
 }  // namespace
 
+// object.__getattribute__ on an instance: data descriptors of the class,
+// the instance's own attributes, other class attributes, the built-in part
+// of a subclass of a built-in type, object's own slots; no __getattr__.
+std::optional<Value> genericInstanceAttr(Interpreter &in, const Value &obj, const std::string &name) {
+  auto *inst = obj.as<InstanceObject>();
+  if (name == "__class__") return Value(inst->klass);
+  if (name == "__dict__") {
+    if (!instancesHaveDict(inst->klass.get())) return std::nullopt;
+    return instanceDict(in, obj);
+  }
+  auto cattr = inst->klass->lookup(name);
+  // A data descriptor without __get__ gives way to the instance's own value.
+  if (cattr && isDataDescriptor(*cattr) && hasGetter(*cattr))
+    return bindDescriptor(in, *cattr, obj, inst->klass.get(), name);
+  auto it = inst->attrs.find(name);
+  if (it != inst->attrs.end()) return it->second;
+  if (cattr && !(cattr->as<NativeFunction>() && !inst->builtinValue.isNone()))
+    return bindDescriptor(in, *cattr, obj, inst->klass.get(), name);
+  if (inst->klass->isException && (name == "__cause__" || name == "__context__" || name == "__traceback__"))
+    return Value();
+  if (inst->klass->isException && name == "__suppress_context__") return Value::boolean(false);
+  if (!inst->builtinValue.isNone()) {
+    if (auto m = builtinMethod(in, inst->builtinValue, name)) return m;
+    if (auto m = builtinDunder(in, inst->builtinValue, name)) return m;
+  }
+  if (cattr) return bindDescriptor(in, *cattr, obj, inst->klass.get(), name);
+  if (auto slot = objectSlot(in, name)) return Value(make<BoundMethod>(obj, *slot));
+  return std::nullopt;
+}
+
 std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string &name) {
   if (auto *inst = obj.as<InstanceObject>()) {
-    if (name == "__class__") return Value(inst->klass);
-    if (name == "__dict__") return instanceDict(*this, obj);
-    auto cattr = inst->klass->lookup(name);
-    if (cattr && isDataDescriptor(*cattr)) return bindDescriptor(*this, *cattr, obj, inst->klass.get());
-    auto it = inst->attrs.find(name);
-    if (it != inst->attrs.end()) return it->second;
-    if (cattr && !(cattr->as<NativeFunction>() && !inst->builtinValue.isNone()))
-      return bindDescriptor(*this, *cattr, obj, inst->klass.get());
-    if (inst->klass->isException && (name == "__cause__" || name == "__context__" || name == "__traceback__"))
-      return Value();
-    if (inst->klass->isException && name == "__suppress_context__") return Value::boolean(false);
-    if (!inst->builtinValue.isNone()) {
-      if (auto m = builtinMethod(*this, inst->builtinValue, name)) return m;
-      if (auto m = builtinDunder(*this, inst->builtinValue, name)) return m;
-    }
-    if (cattr) return bindDescriptor(*this, *cattr, obj, inst->klass.get());
-    if (auto ga = inst->klass->lookup("__getattr__")) {
+    // A user __getattribute__ answers every read; its AttributeError falls
+    // back to __getattr__ (CPython's slot_tp_getattr_hook).
+    if (auto gab = inst->klass->lookup("__getattribute__"); gab && !gab->as<NativeFunction>()) {
       Value args[] = {str(name)};
+      auto ga = inst->klass->lookup("__getattr__");
+      if (!ga) return call(Value(make<BoundMethod>(obj, *gab)), args);
+      try {
+        return call(Value(make<BoundMethod>(obj, *gab)), args);
+      } catch (PyException &e) {
+        if (!isInstance(e.exc, exceptionClass("AttributeError").get())) throw;
+      }
       return call(Value(make<BoundMethod>(obj, *ga)), args);
     }
-    return std::nullopt;
+    auto ga = inst->klass->lookup("__getattr__");
+    if (!ga) return genericInstanceAttr(*this, obj, name);
+    // A property or descriptor raising AttributeError also falls back to __getattr__.
+    try {
+      if (auto v = genericInstanceAttr(*this, obj, name)) return v;
+    } catch (PyException &e) {
+      if (!isInstance(e.exc, exceptionClass("AttributeError").get())) throw;
+    }
+    Value args[] = {str(name)};
+    return call(Value(make<BoundMethod>(obj, *ga)), args);
   }
   if (auto *cls = obj.as<ClassObject>()) {
     if (name == "__name__") return str(cls->name);
@@ -174,6 +204,9 @@ std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string
       for (auto *c : cls->mro) m.push_back(Value(Ref<Object>(c)));
       return tuple(m);
     }
+    if (name == "__subclasses__")
+      raise("NotImplementedError", "type.__subclasses__() is not supported by tfs (classes do not record their subclasses)");
+    if (name == "__base__") return cls->bases.empty() ? Value() : Value(cls->bases[0]);
     if (name == "__bases__") {
       std::vector<Value> b;
       for (auto &c : cls->bases) b.push_back(Value(c));
@@ -223,6 +256,7 @@ std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string
       // The metaclass's attributes, bound to the class.
       if (cls->metaclass)
         if (auto m = cls->metaclass->lookup(name)) return bindDescriptor(*this, *m, obj, cls->metaclass.get());
+      if (auto slot = objectSlot(*this, name)) return slot;
       if (name == "__module__") return str("builtins");
       if (name == "__qualname__") return str(cls->name);
       if (name == "__doc__" || name == "__annotations__") return name == "__doc__" ? Value() : Value(make<DictObject>());
@@ -253,6 +287,8 @@ std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string
       }
       if (c == start) after = true;
     }
+    if (after)
+      if (auto slot = objectSlot(*this, name)) return Value(make<BoundMethod>(s->self, *slot));
     return std::nullopt;
   }
   if (auto *m = obj.as<ModuleObject>()) {
@@ -351,7 +387,36 @@ Value Interpreter::getAttr(const Value &obj, const std::string &name) {
   std::abort();  // fail() raises
 }
 
+namespace {
+// `obj.__class__ = cls`: CPython allows it between plain classes only.
+void assignClass(Interpreter &in, InstanceObject *inst, const Value &v) {
+  auto *cls = v.as<ClassObject>();
+  if (!cls) in.raise("TypeError", fmt::format("__class__ must be set to a class, not '{}' object", in.typeName(v)));
+  if (!inst || cls->construct || cls->dict.count("__builtin__") || builtinBase(cls) || builtinBase(inst->klass.get()) ||
+      cls->isException != inst->klass->isException)
+    in.raise("TypeError", "__class__ assignment only supported for mutable types or ModuleType subclasses");
+  inst->klass = Ref<ClassObject>(cls);
+}
+
+// Why a value of a built-in type refuses `obj.name = v`.
+[[noreturn]] void refuseBuiltinSetAttr(Interpreter &in, const Value &obj, const std::string &name) {
+  std::string type = in.typeName(obj);
+  if (auto cls = obj.as<ClassObject>())
+    in.raise("TypeError", fmt::format("cannot set '{}' attribute of immutable type '{}'", name, cls->name));
+  if (auto existing = in.getAttrOpt(obj, name)) {
+    if (existing->as<NativeFunction>() || existing->as<BoundMethod>())
+      in.raise("AttributeError", fmt::format("'{}' object attribute '{}' is read-only", type, name));
+    in.raise("AttributeError", fmt::format("attribute '{}' of '{}' objects is not writable", name, type));
+  }
+  in.raise("AttributeError", fmt::format("'{}' object has no attribute '{}'", type, name));
+}
+}  // namespace
+
 void Interpreter::setAttr(const Value &obj, const std::string &name, const Value &v) {
+  if (name == "__class__" && !obj.as<ClassObject>()) {
+    assignClass(*this, obj.as<InstanceObject>(), v);
+    return;
+  }
   if (auto *inst = obj.as<InstanceObject>()) {
     if (auto cattr = inst->klass->lookup(name)) {
       if (auto *p = cattr->as<PropertyObject>()) {
@@ -361,12 +426,18 @@ void Interpreter::setAttr(const Value &obj, const std::string &name, const Value
         call(p->setter, args);
         return;
       }
-      if (auto *d = cattr->as<InstanceObject>())
+      if (auto *m = cattr->as<MemberDescriptor>()) {
+        m->set(*this, obj, v);
+        return;
+      }
+      if (auto *d = cattr->as<InstanceObject>()) {
         if (auto set = d->klass->lookup("__set__")) {
           Value args[] = {obj, v};
           call(Value(make<BoundMethod>(*cattr, *set)), args);
           return;
         }
+        if (d->klass->lookup("__delete__")) raise("AttributeError", "__set__");
+      }
     }
     checkSlots(*this, *inst, name);
     if (auto sa = inst->klass->lookup("__setattr__"); sa && !sa->as<NativeFunction>()) {
@@ -385,13 +456,15 @@ void Interpreter::setAttr(const Value &obj, const std::string &name, const Value
         call(Value(make<BoundMethod>(obj, *sa)), args);
         return;
       }
-    // type.__name__'s setter: the class's own name (read by __name__ and
-    // error messages), a str only.
-    if (name == "__name__") {
+    if (cls->construct || cls->dict.count("__builtin__")) refuseBuiltinSetAttr(*this, obj, name);
+    if (name == "__name__" || name == "__qualname__") {
       auto *s = v.as<StrObject>();
-      if (!s) raise("TypeError", fmt::format("can only assign string to {}.__name__, not '{}'", cls->name, typeName(v)));
-      cls->name = s->s;
-      return;
+      if (!s)
+        raise("TypeError", fmt::format("can only assign string to {}.{}, not '{}'", cls->name, name, typeName(v)));
+      if (name == "__name__") {
+        cls->name = s->s;
+        return;
+      }
     }
     cls->setAttr(name, v);
     return;
@@ -416,7 +489,7 @@ void Interpreter::setAttr(const Value &obj, const std::string &name, const Value
   }
   if (Object *o = obj.obj())
     if (o->setAttr(*this, name, v)) return;
-  raise("AttributeError", fmt::format("'{}' object has no attribute '{}'", typeName(obj), name));
+  refuseBuiltinSetAttr(*this, obj, name);
 }
 
 }  // namespace tfs::runtime
@@ -433,12 +506,18 @@ void Interpreter::delAttr(const Value &obj, const std::string &name) {
         call(p->deleter, args);
         return;
       }
-      if (auto *d = cattr->as<InstanceObject>())
+      if (auto *m = cattr->as<MemberDescriptor>()) {
+        m->erase(*this, obj);
+        return;
+      }
+      if (auto *d = cattr->as<InstanceObject>()) {
         if (auto del = d->klass->lookup("__delete__")) {
           Value args[] = {obj};
           call(Value(make<BoundMethod>(*cattr, *del)), args);
           return;
         }
+        if (d->klass->lookup("__set__")) raise("AttributeError", "__delete__");
+      }
     }
     if (auto da = inst->klass->lookup("__delattr__"); da && !da->as<NativeFunction>()) {
       Value args[] = {str(name)};
@@ -455,6 +534,8 @@ void Interpreter::delAttr(const Value &obj, const std::string &name) {
         call(Value(make<BoundMethod>(obj, *da)), args);
         return;
       }
+    if (cls->construct || cls->dict.count("__builtin__"))
+      raise("TypeError", fmt::format("cannot set '{}' attribute of immutable type '{}'", name, cls->name));
     if (cls->dict.erase(name)) {
       bumpClassEpoch();
       std::erase_if(cls->dictOrder, [&](auto &kv) { return kv.first == name; });

@@ -271,8 +271,8 @@ Value intOf(Interpreter &in, const Value &x) {
     for (const char *name : {"__int__", "__index__"})
       if (auto m = inst->klass->lookup(name)) {
         Value r = in.call(Value(make<BoundMethod>(x, *m)), {});
-        if (isIntValue(r)) return intOf(in, r);
-        break;
+        if (!isIntValue(r)) in.raise("TypeError", fmt::format("{} returned non-int (type {})", name, in.typeName(r)));
+        return intOf(in, r);
       }
   }
   return Value::integer(in.toInt(x));

@@ -221,6 +221,14 @@ static Value roundFloat(Interpreter &in, double x, const Value &nd) {
 // pow(base, exp, mod) with CPython's rules: integers only (the arithmetic:
 // intPowMod).
 static Value modularPow(Interpreter &in, const Value &b, const Value &x, const Value &mod) {
+  // A class's __pow__(exp, mod) (only the left operand's: CPython tries no
+  // reflected three-argument pow).
+  if (auto *inst = b.as<InstanceObject>())
+    if (auto m = inst->klass->lookup("__pow__")) {
+      Value args[] = {x, mod};
+      Value r = in.call(Value(make<BoundMethod>(b, *m)), args);
+      if (!r.is(in.builtin("NotImplemented"))) return r;
+    }
   if (b.as<ComplexObject>() || x.as<ComplexObject>()) in.raise("ValueError", "complex modulo");
   if (!isIntValue(b) || !isIntValue(x) || !isIntValue(mod)) {
     auto isNumber = [&](const Value &v) { return isIntValue(v) || v.isFloat(); };
@@ -397,7 +405,13 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
   }));
   {
     auto cm = make<ClassMethodObject>();
-    cm->func = in.native("__init_subclass__", [](Interpreter &, Args, const Kwargs &) { return Value(); });
+    cm->func = in.native("__init_subclass__", [](Interpreter &in, Args a, const Kwargs &kw) {
+      if (!kw.empty()) {
+        auto *c = a.empty() ? nullptr : a[0].as<ClassObject>();
+        in.raise("TypeError", fmt::format("{}.__init_subclass__() takes no keyword arguments", c ? c->name : "object"));
+      }
+      return Value();
+    });
     object->setAttr("__init_subclass__", Value(cm));
   }
   addType("property", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
@@ -425,7 +439,10 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     auto s = make<SuperObject>();
     s->start = a[0].as<ClassObject>();
     s->self = a[1];
-    if (!s->start) in.raise("TypeError", "super() argument 1 must be a type");
+    if (!s->start) in.raise("TypeError", fmt::format("super() argument 1 must be a type, not {}", in.typeName(a[0])));
+    auto *selfCls = a[1].as<ClassObject>();
+    if (!in.isInstance(a[1], s->start) && !(selfCls && selfCls->isSubclassOf(s->start)))
+      in.raise("TypeError", "super(type, obj): obj must be an instance or subtype of type");
     return s;
   });
   addType("enumerate", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
@@ -558,6 +575,12 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
         }
       }
       if (!sized) in.raise("TypeError", fmt::format("'{}' object is not reversible", in.typeName(a[0])));
+      // The sequence protocol: __getitem__ from len() - 1 down to 0.
+      if (a[0].as<InstanceObject>() && !builtinPart(a[0])) {
+        std::vector<Value> items;
+        for (int64_t i = in.length(a[0]); i-- > 0;) items.push_back(in.getItem(a[0], Value::integer(i)));
+        return in.iter(in.list(std::move(items)));
+      }
     }
     auto items = in.toList(a[0]);
     std::reverse(items.begin(), items.end());
@@ -575,21 +598,12 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
   });
   def("isinstance", [](Interpreter &in, Args a, const Kwargs &) {
     needArgs(in, "isinstance", a, 2, 2);
-    std::vector<Value> types = a[1].as<TupleObject>() ? a[1].as<TupleObject>()->items : std::vector<Value>{a[1]};
-    for (auto &t : types) {
-      auto *c = t.as<ClassObject>();
-      if (!c) in.raise("TypeError", "isinstance() arg 2 must be a type, a tuple of types, or a union");
-      if (in.isInstance(a[0], c)) return Value::boolean(true);
-    }
-    return Value::boolean(false);
+    return Value::boolean(classInfoCheck(in, a[0], a[1], false));
   });
   def("issubclass", [](Interpreter &in, Args a, const Kwargs &) {
-    auto *c = a[0].as<ClassObject>();
-    if (!c) in.raise("TypeError", "issubclass() arg 1 must be a class");
-    std::vector<Value> types = a[1].as<TupleObject>() ? a[1].as<TupleObject>()->items : std::vector<Value>{a[1]};
-    for (auto &t : types)
-      if (auto *tc = t.as<ClassObject>(); tc && c->isSubclassOf(tc)) return Value::boolean(true);
-    return Value::boolean(false);
+    needArgs(in, "issubclass", a, 2, 2);
+    if (!a[0].as<ClassObject>()) in.raise("TypeError", "issubclass() arg 1 must be a class");
+    return Value::boolean(classInfoCheck(in, a[0], a[1], true));
   });
   // __import__("a.b") is the top-level package `a` (with `a.b` imported), or
   // the module `a.b` itself when fromlist is non-empty, as CPython's.
@@ -603,16 +617,31 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
         if (in.truth(a["fromlist"])) return mod;
         return in.importModule(s->s.substr(0, s->s.find('.')));
       });
-  def("hasattr", [](Interpreter &in, Args a, const Kwargs &) {
-    return Value::boolean(attrOrAbsent(in, a[0], in.str(a[1])).has_value());
+  // The attribute-name argument of hasattr/getattr/setattr/delattr.
+  auto attrName = [](Interpreter &in, const char *fn, Args a, size_t lo, size_t hi) -> const std::string & {
+    if (a.size() < lo || a.size() > hi) {
+      if (lo == hi) in.raise("TypeError", fmt::format("{} expected {} arguments, got {}", fn, lo, a.size()));
+      in.raise("TypeError", fmt::format("{} expected at {} {} arguments, got {}", fn, a.size() < lo ? "least" : "most",
+                                        a.size() < lo ? lo : hi, a.size()));
+    }
+    auto *s = a[1].as<StrObject>();
+    if (!s) in.raise("TypeError", fmt::format("attribute name must be string, not '{}'", in.typeName(a[1])));
+    return s->s;
+  };
+  def("hasattr", [attrName](Interpreter &in, Args a, const Kwargs &) {
+    return Value::boolean(attrOrAbsent(in, a[0], attrName(in, "hasattr", a, 2, 2)).has_value());
   });
-  def("getattr", [](Interpreter &in, Args a, const Kwargs &) {
-    if (a.size() == 3) return attrOrAbsent(in, a[0], in.str(a[1])).value_or(a[2]);
-    return in.getAttr(a[0], in.str(a[1]));
+  def("getattr", [attrName](Interpreter &in, Args a, const Kwargs &) {
+    const std::string &name = attrName(in, "getattr", a, 2, 3);
+    if (a.size() == 3) return attrOrAbsent(in, a[0], name).value_or(a[2]);
+    return in.getAttr(a[0], name);
   });
-  def("setattr", [](Interpreter &in, Args a, const Kwargs &) { in.setAttr(a[0], in.str(a[1]), a[2]); return Value(); });
-  def("delattr", [](Interpreter &in, Args a, const Kwargs &) {
-    in.delAttr(a[0], in.str(a[1]));
+  def("setattr", [attrName](Interpreter &in, Args a, const Kwargs &) {
+    in.setAttr(a[0], attrName(in, "setattr", a, 3, 3), a[2]);
+    return Value();
+  });
+  def("delattr", [attrName](Interpreter &in, Args a, const Kwargs &) {
+    in.delAttr(a[0], attrName(in, "delattr", a, 2, 2));
     return Value();
   });
   def("id", [](Interpreter &in, Args a, const Kwargs &) {
@@ -623,10 +652,11 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     // CPython's iter(obj) is what obj.__iter__() returns (a class's own
     // iterator object with its methods), which must have __next__.
     if (auto *inst = a[0].as<InstanceObject>(); inst && a.size() == 1)
-      if (auto m = inst->klass->lookup("__iter__")) {
+      if (auto m = inst->klass->lookup("__iter__"); m && !m->isNone()) {
         Value it = in.call(Value(make<BoundMethod>(a[0], *m)), {});
         auto *ii = it.as<InstanceObject>();
-        if (ii && !ii->klass->lookup("__next__"))
+        if ((ii && !ii->klass->lookup("__next__") && !builtinPart(it)) || !it.isObj() || it.as<StrObject>() ||
+            it.as<ListObject>() || it.as<TupleObject>() || it.as<DictObject>() || it.as<SetObject>())
           in.raise("TypeError", fmt::format("iter() returned non-iterator of type '{}'", in.typeName(it)));
         return it;
       }
@@ -641,6 +671,13 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
   });
   def("round", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
     Value nd = a.size() > 1 ? a[1] : kwarg(kw, "ndigits");
+    if (auto *inst = a[0].as<InstanceObject>(); inst && !builtinPart(a[0])) {
+      auto m = inst->klass->lookup("__round__");
+      if (!m) in.raise("TypeError", fmt::format("type {} doesn't define __round__ method", inst->klass->name));
+      std::vector<Value> args;
+      if (a.size() > 1 || !kw.empty()) args.push_back(nd);
+      return in.call(Value(make<BoundMethod>(a[0], *m)), args);
+    }
     if (isIntValue(a[0])) return roundIntValue(in, a[0], nd);
     if (isNonRealBuiltin(in, a[0]))
       in.raise("TypeError", fmt::format("type {} doesn't define __round__ method", in.typeName(a[0])));
@@ -657,6 +694,14 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     return roundFloat(in, x, nd);
   });
   def("divmod", [](Interpreter &in, Args a, const Kwargs &) {
+    // A class's __divmod__, then the other operand's __rdivmod__.
+    for (int side = 0; side < 2; ++side)
+      if (auto *inst = a[side].as<InstanceObject>())
+        if (auto m = inst->klass->lookup(side == 0 ? "__divmod__" : "__rdivmod__")) {
+          Value args[] = {a[1 - side]};
+          Value r = in.call(Value(make<BoundMethod>(a[side], *m)), args);
+          if (!r.is(in.builtin("NotImplemented"))) return r;
+        }
     if (isNonRealBuiltin(in, a[0]) || isNonRealBuiltin(in, a[1]))
       in.raise("TypeError", fmt::format("unsupported operand type(s) for divmod(): '{}' and '{}'", in.typeName(a[0]),
                                         in.typeName(a[1])));

@@ -90,4 +90,23 @@ bool rangeContains(const RangeObject &r, int64_t x);
 // reversed(range): a lazy iterator from the last element down.
 Value reversedRange(Interpreter &in, const RangeObject &r);
 
+// `<__main__.C object at 0x...>`: object.__repr__, whatever the class defines.
+std::string defaultObjectRepr(Interpreter &in, const Value &v);
+// `ValueError('x')`: BaseException.__repr__ of an exception instance.
+std::string exceptionRepr(Interpreter &in, const Value &v);
+// object's own slot `name` (object.__repr__, __eq__, __getattribute__, ...)
+// as an unbound native taking self first; none for names object lacks or
+// keeps in its namespace (object_slots.cpp).
+std::optional<Value> objectSlot(Interpreter &in, const std::string &name);
+// `list[int]`: the types.GenericAlias of a built-in container type
+// subscripted (generic_alias.cpp); none for other classes.
+std::optional<Value> builtinGenericAlias(Interpreter &in, const Value &cls, const Value &args);
+// `int | None`: the types.UnionType of classes (and None, aliases, unions);
+// none when an operand is something else.
+std::optional<Value> typeUnion(Interpreter &in, const Value &a, const Value &b);
+// isinstance(v, info) (subclass false) or issubclass(v, info) (type_checks.cpp).
+bool classInfoCheck(Interpreter &in, const Value &v, const Value &info, bool subclass);
+// object.__getattribute__(obj, name) for an instance: no __getattr__.
+std::optional<Value> genericInstanceAttr(Interpreter &in, const Value &obj, const std::string &name);
+
 }  // namespace tfs::runtime

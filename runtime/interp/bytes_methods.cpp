@@ -436,6 +436,14 @@ Value constructBytes(Interpreter &in, Args a, const Kwargs &kw, bool isMutable) 
     if (b.given("source")) in.raise("TypeError", fmt::format("cannot convert 'NoneType' object to {}", type));
     return Value(out);
   }
+  if (auto *inst = src.as<InstanceObject>(); inst && !isMutable)
+    if (auto m = inst->klass->lookup("__bytes__")) {
+      Value r = in.call(Value(make<BoundMethod>(src, *m)), {});
+      auto *rb = r.as<BytesObject>();
+      if (!rb || rb->isMutable)
+        in.raise("TypeError", fmt::format("__bytes__ returned non-bytes (type {})", in.typeName(r)));
+      return r;
+    }
   if (src.isInt() || src.isBool()) {
     if (src.asInt() < 0) in.raise("ValueError", "negative count");
     out->s.assign(size_t(src.asInt()), '\0');

@@ -6,6 +6,7 @@
 #include "runtime/interp/attr_pool.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/eval.h"
+#include "runtime/interp/slots.h"
 
 #include <fmt/format.h>
 
@@ -17,8 +18,9 @@ namespace {
 
 bool isNative(const Value &v) { return v.as<NativeFunction>() != nullptr; }
 
-// CPython's C3 linearization; null when the bases admit no consistent order.
-bool linearize(ClassObject &cls) {
+// CPython's C3 linearization; false when the bases admit no consistent
+// order, with `blocked` naming the heads left unmerged (CPython's message).
+bool linearize(ClassObject &cls, std::string &blocked) {
   std::vector<std::vector<ClassObject *>> seqs;
   for (auto &b : cls.bases) seqs.push_back(b->mro);
   std::vector<ClassObject *> direct;
@@ -43,7 +45,13 @@ bool linearize(ClassObject &cls) {
         break;
       }
     }
-    if (!pick) return false;
+    if (!pick) {
+      std::vector<ClassObject *> heads;
+      for (auto &s : seqs)
+        if (!s.empty() && std::find(heads.begin(), heads.end(), s.front()) == heads.end()) heads.push_back(s.front());
+      for (size_t i = 0; i < heads.size(); ++i) blocked += (i ? ", " : "") + heads[i]->name;
+      return false;
+    }
     cls.mro.push_back(pick);
     for (auto &s : seqs)
       if (!s.empty() && s.front() == pick) s.erase(s.begin());
@@ -100,10 +108,27 @@ Ref<ClassObject> createClass(Interpreter &in, const std::string &name, std::vect
   cls->metaclass = metaclass;
   if (bases.empty()) bases.push_back(Ref<ClassObject>(in.builtin("object").as<ClassObject>()));
   cls->bases = std::move(bases);
-  if (!linearize(*cls))
-    in.raise("TypeError", "Cannot create a consistent method resolution order (MRO)");
+  ClassObject *solid = nullptr;  // the one built-in base whose layout instances take
+  for (size_t i = 0; i < cls->bases.size(); ++i) {
+    ClassObject *b = cls->bases[i].get();
+    for (size_t j = 0; j < i; ++j)
+      if (cls->bases[j].get() == b) in.raise("TypeError", fmt::format("duplicate base class {}", b->name));
+    if (b->name == "bool" && b->construct || (b->dict.count("__builtin__") && !b->isException))
+      in.raise("TypeError", fmt::format("type '{}' is not an acceptable base type", b->name));
+    if (ClassObject *bb = builtinBase(b)) {
+      if (solid && !solid->isSubclassOf(bb) && !bb->isSubclassOf(solid))
+        in.raise("TypeError", "multiple bases have instance lay-out conflict");
+      if (!solid || bb->isSubclassOf(solid)) solid = bb;
+    }
+  }
+  std::string blocked;
+  if (!linearize(*cls, blocked))
+    in.raise("TypeError", "Cannot create a consistent method resolution\norder (MRO) for bases " + blocked);
   for (auto &b : cls->bases) cls->isException |= b->isException;
   for (auto &[k, v] : ns) cls->setAttr(k, v);
+  installSlots(in, *cls);
+  // A class that defines __eq__ and not __hash__ is unhashable.
+  if (cls->dict.count("__eq__") && !cls->dict.count("__hash__")) cls->setAttr("__hash__", Value());
   // `__new__` and `__init_subclass__` are implicitly static / class methods.
   if (auto it = cls->dict.find("__new__"); it != cls->dict.end() && it->second.as<FunctionObject>()) {
     auto sm = make<StaticMethodObject>();
@@ -162,14 +187,17 @@ Value Evaluator::defineClass(const ClassDef &def) {
     bases.push_back(Ref<ClassObject>(bc));
   }
   Ref<ClassObject> explicitMeta;
+  Value metaCallable;
   Kwargs kwargs;
   for (const auto &k : def.keywords) {
     Value v = eval(*k.value);
     in.span_ = k.span;
     if (k.name == "metaclass") {
       auto *m = v.as<ClassObject>();
-      if (!m) in.raise("TypeError", "metaclass must be a class (tfs)");
-      explicitMeta = Ref<ClassObject>(m);
+      // Any callable may be the metaclass: it makes the class from
+      // (name, bases, namespace), and no other metaclass is derived.
+      if (!m) metaCallable = v;
+      else explicitMeta = Ref<ClassObject>(m);
     } else if (k.name.empty()) {
       auto *d = v.as<DictObject>();
       if (!d) in.raise("TypeError", "argument after ** must be a mapping");
@@ -190,6 +218,23 @@ Value Evaluator::defineClass(const ClassDef &def) {
   std::vector<std::pair<std::string, Value>> ns;
   auto modName = f.globals->vars.find("__name__");
   Evaluator ev{in, body};
+  // A metaclass's __prepare__(name, bases, **kw): the names it returns are
+  // the body's first bindings (a plain mapping; the body then binds into
+  // the class namespace as usual).
+  if (meta)
+    if (auto prep = meta->lookup("__prepare__"); prep && !prep->as<NativeFunction>()) {
+      Value f = *prep;
+      if (auto *cm = f.as<ClassMethodObject>()) f = Value(make<BoundMethod>(Value(meta), cm->func));
+      else if (auto *sm = f.as<StaticMethodObject>()) f = sm->func;
+      std::vector<Value> baseValues(bases.begin(), bases.end());
+      Value args[] = {in.str(def.name), in.tuple(baseValues)};
+      Value ns0 = in.call(f, args, kwargs);
+      auto items = mappingItems(in, ns0);
+      if (!items)
+        in.raise("TypeError", fmt::format("{}.__prepare__() must return a mapping, not {}", meta->name, in.typeName(ns0)));
+      for (auto &[k, v] : *items) ev.store(in.str(k), v);
+      in.span_ = def.span;
+    }
   ev.store("__module__", modName != f.globals->vars.end() ? modName->second : in.str("__main__"));
   // The methods' qualnames start from it ('Outer.Inner.m', 'f.<locals>.C.m').
   ev.store("__qualname__", in.str(qualnamePrefix() + def.name));
@@ -209,7 +254,14 @@ Value Evaluator::defineClass(const ClassDef &def) {
   }
   in.span_ = def.span;
   Value v;
-  if (!meta) {
+  if (!metaCallable.isNone()) {
+    std::vector<Value> baseValues(bases.begin(), bases.end());
+    auto dict = make<DictObject>();
+    for (auto &[k, val] : ns) dict->set(in, in.str(k), val);
+    Value args[] = {in.str(def.name), in.tuple(baseValues), Value(dict)};
+    v = in.call(metaCallable, args, kwargs);
+    if (auto *c = v.as<ClassObject>()) holder->definingClass = c;
+  } else if (!meta) {
     Ref<ClassObject> cls = createClass(in, def.name, bases, ns, Ref<ClassObject>(), kwargs);
     holder->definingClass = cls.get();
     v = Value(cls);
@@ -261,6 +313,8 @@ Value objectNew(Interpreter &in, const Value &clsValue, Args rest) {
   auto *cls = clsValue.as<ClassObject>();
   if (!cls) in.raise("TypeError", fmt::format("object.__new__(X): X is not a type object ({})", in.typeName(clsValue)));
   if (isMetaclass(in, cls)) return typeNew(in, cls, rest, {});
+  if ((cls->construct || cls->dict.count("__builtin__")) && cls->name != "object" && !cls->isException)
+    in.raise("TypeError", fmt::format("object.__new__({}) is not safe, use {}.__new__()", cls->name, cls->name));
   auto inst = make<InstanceObject>(Ref<ClassObject>(cls));
   if (cls->isException) inst->set("args", in.tuple(std::vector<Value>(rest.begin(), rest.end())));
   if (ClassObject *b = builtinBase(cls); b && !cls->isException)

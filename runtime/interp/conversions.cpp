@@ -61,7 +61,10 @@ int64_t Interpreter::hash(const Value &v) {
       auto h = c->dict.find("__hash__");
       if (h != c->dict.end()) {
         if (h->second.isNone()) raise("TypeError", fmt::format("unhashable type: '{}'", typeName(v)));
-        return pyHashFix(toInt(call(Value(make<BoundMethod>(v, h->second)), {})));
+        Value r = call(Value(make<BoundMethod>(v, h->second)), {});
+        if (r.as<BigIntObject>()) return hash(r);  // CPython hashes a big result again
+        if (!r.isInt() && !r.isBool()) raise("TypeError", "__hash__ method should return an integer");
+        return pyHashFix(r.asInt());
       }
       auto eq = c->dict.find("__eq__");
       if (eq != c->dict.end() && !eq->second.as<NativeFunction>())
@@ -78,7 +81,11 @@ int64_t Interpreter::toIndex(const Value &v) {
   if (v.isInt() || v.isBool()) return v.asInt();
   if (v.as<BigIntObject>()) raise("OverflowError", "cannot fit 'int' into an index-sized integer");
   if (auto *inst = v.as<InstanceObject>()) {
-    if (auto m = inst->klass->lookup("__index__")) return toIndex(call(Value(make<BoundMethod>(v, *m)), {}));
+    if (auto m = inst->klass->lookup("__index__")) {
+      Value r = call(Value(make<BoundMethod>(v, *m)), {});
+      if (!isIntValue(r)) raise("TypeError", fmt::format("__index__ returned non-int (type {})", typeName(r)));
+      return toIndex(r);
+    }
     if (const Value *b = builtinPart(v); b && (b->isInt() || b->isBool())) return b->asInt();
   } else if (Object *o = v.obj()) {
     // A native value's own __index__ (numpy integers, eager tensors) says
@@ -108,8 +115,12 @@ int64_t Interpreter::toInt(const Value &v) {
     return lit.value;
   }
   if (auto *inst = v.as<InstanceObject>()) {
-    if (auto m = inst->klass->lookup("__int__")) return toInt(call(Value(make<BoundMethod>(v, *m)), {}));
-    if (auto m = inst->klass->lookup("__index__")) return toInt(call(Value(make<BoundMethod>(v, *m)), {}));
+    for (const char *name : {"__int__", "__index__"})
+      if (auto m = inst->klass->lookup(name)) {
+        Value r = call(Value(make<BoundMethod>(v, *m)), {});
+        if (!isIntValue(r)) raise("TypeError", fmt::format("{} returned non-int (type {})", name, typeName(r)));
+        return toInt(r);
+      }
     if (const Value *b = builtinPart(v)) return toInt(*b);
   } else if (Object *o = v.obj()) {
     if (auto i = o->toInt(*this)) return *i;
@@ -179,8 +190,14 @@ double Interpreter::toFloat(const Value &v) {
     return *d;
   }
   if (auto *inst = v.as<InstanceObject>()) {
-    if (auto m = inst->klass->lookup("__float__")) return toFloat(call(Value(make<BoundMethod>(v, *m)), {}));
+    if (auto m = inst->klass->lookup("__float__")) {
+      Value r = call(Value(make<BoundMethod>(v, *m)), {});
+      if (!r.isFloat() && !(r.as<InstanceObject>() && builtinPart(r) && builtinPart(r)->isFloat()))
+        raise("TypeError", fmt::format("{}.__float__ returned non-float (type {})", inst->klass->name, typeName(r)));
+      return toFloat(r);
+    }
     if (const Value *b = builtinPart(v)) return toFloat(*b);
+    if (inst->klass->lookup("__index__")) return double(toIndex(v));
   } else if (Object *o = v.obj()) {
     if (auto d = o->toFloat(*this)) return *d;
   }

@@ -120,6 +120,8 @@ Value Evaluator::loadNonLocalUncached(const Name &n) {
   } else {
     auto b = builtins.vars.find(n.id);
     if (b == builtins.vars.end()) {
+      if (n.id == "__class__" && f.function && f.function->definingClass)
+        return Value(Ref<Object>(f.function->definingClass));
       in.span_ = n.span;
       raiseNameError(n.id);
     }
@@ -157,6 +159,10 @@ Value Evaluator::load(const std::string &name, const Expr &at) {
   if (g != f.globals->vars.end()) return g->second;
   auto b = in.builtins_->vars.find(name);
   if (b != in.builtins_->vars.end()) return b->second;
+  // `__class__` in a method: the class its body was defined in (CPython's
+  // implicit closure cell, the one zero-argument super() uses).
+  if (name == "__class__" && f.function && f.function->definingClass)
+    return Value(Ref<Object>(f.function->definingClass));
   in.span_ = at.span;
   raiseNameError(name);
 }

@@ -344,6 +344,14 @@ Flow Evaluator::execWith(const With &w, size_t item) {
     if (!v) in.raise("TypeError", fmt::format("'{}' object does not support the context manager protocol", in.typeName(mgr)));
     entered = *v;
   } else {
+    // CPython 3.11 looks both up on the type before calling either.
+    auto *inst = mgr.as<InstanceObject>();
+    if (inst && !inst->klass->lookup("__enter__"))
+      in.raise("TypeError", fmt::format("'{}' object does not support the context manager protocol", in.typeName(mgr)));
+    if (inst && !inst->klass->lookup("__exit__"))
+      in.raise("TypeError", fmt::format(
+                                "'{}' object does not support the context manager protocol (missed __exit__ method)",
+                                in.typeName(mgr)));
     Value enter = in.getAttr(mgr, "__enter__");
     exitFn = in.getAttr(mgr, "__exit__");
     entered = in.call(enter, {});

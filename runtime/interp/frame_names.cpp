@@ -411,6 +411,14 @@ void installFrameBuiltins(Interpreter &in, Scope &b) {
   // (a module's lazily attached parts, like tf.keras, are listed once used).
   b.vars["dir"] = nativeWithSignature(in, "dir(object=None, /)", [frameless](Interpreter &in, const Bound &a) {
     if (!a.given("object")) return frameless(in, "dir()");
+    // A class's own __dir__ lists the names; dir() sorts them.
+    if (auto *inst = a["object"].as<InstanceObject>())
+      if (auto m = inst->klass->lookup("__dir__"); m && !m->as<NativeFunction>()) {
+        auto names = in.toList(in.call(Value(make<BoundMethod>(a["object"], *m)), {}));
+        Value out = in.list(std::move(names));
+        Value sorted[] = {out};
+        return in.call(in.builtin("sorted"), sorted);
+      }
     std::vector<Value> out;
     for (auto &n : attributeNames(in, a["object"])) out.push_back(in.str(n));
     return in.list(std::move(out));

@@ -303,6 +303,14 @@ Ref<ClassObject> Interpreter::typeOf(const Value &v) {
       c->bases.push_back(object);
       c->mro = {c.get(), object.get()};
       c->setAttr("__builtin__", Value::boolean(true));
+      // The singletons' types return their one value: type(None)() is None.
+      const char *single = n == "NoneType" ? "None" : n == "NotImplementedType" ? "NotImplemented"
+                           : n == "ellipsis" ? "Ellipsis" : nullptr;
+      if (single)
+        c->construct = [n, single = std::string(single)](Interpreter &in, Args a, const Kwargs &kw) -> Value {
+          if (!a.empty() || !kw.empty()) in.raise("TypeError", fmt::format("{} takes no arguments", n));
+          return single == "None" ? Value() : in.builtin(single);
+        };
       slot = Value(c);
     }
     return Ref<ClassObject>(slot.as<ClassObject>());

@@ -114,7 +114,13 @@ Value Interpreter::iter(const Value &v) {
   if (auto *s = v.as<SetObject>()) return iter(list(s->t.keys()));
   if (auto *inst = v.as<InstanceObject>()) {
     if (auto m = inst->klass->lookup("__iter__")) {
+      // `__iter__ = None` declares the class not iterable.
+      if (m->isNone()) raise("TypeError", fmt::format("'{}' object is not iterable", typeName(v)));
       Value it = call(Value(make<BoundMethod>(v, *m)), {});
+      auto *itInst = it.as<InstanceObject>();
+      if ((itInst && !itInst->klass->lookup("__next__") && !builtinPart(it)) || !it.isObj() || it.as<StrObject>() ||
+          it.as<ListObject>() || it.as<TupleObject>() || it.as<DictObject>() || it.as<SetObject>())
+        raise("TypeError", fmt::format("iter() returned non-iterator of type '{}'", typeName(it)));
       if (it.as<InstanceObject>()) {
         auto ui = make<UserIterator>();
         ui->obj = it;

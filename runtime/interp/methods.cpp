@@ -689,6 +689,18 @@ std::optional<Value> builtinMethod(Interpreter &in, const Value &self, const std
   if (auto *sm = self.as<StaticMethodObject>()) wrapped = &sm->func;
   if (wrapped) {
     if (name == "__func__" || name == "__wrapped__") return *wrapped;
+    // The descriptor protocol called by hand: sm.__get__(obj, cls) is the
+    // function, cm.__get__(obj, cls) the function bound to the class.
+    if (name == "__get__") {
+      bool isClassMethod = self.as<ClassMethodObject>() != nullptr;
+      Value func = *wrapped;
+      return in.native("__get__", [isClassMethod, func](Interpreter &in, Args a, const Kwargs &) -> Value {
+        if (a.empty() || a.size() > 2) in.raise("TypeError", fmt::format("expected 1 or 2 arguments, got {}", a.size()));
+        if (!isClassMethod) return func;
+        Value owner = a.size() == 2 && !a[1].isNone() ? a[1] : Value(in.typeOf(a[0]));
+        return Value(make<BoundMethod>(owner, func));
+      });
+    }
     if (name == "__isabstractmethod__") {
       auto flag = in.getAttrOpt(*wrapped, "__isabstractmethod__");
       return Value::boolean(flag && in.truth(*flag));

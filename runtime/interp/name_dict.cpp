@@ -4,6 +4,7 @@
 // CPython's real dicts there do; they read as a dict (type dict, repr,
 // comparison, the dict methods).
 #include "runtime/interp/builtins.h"
+#include "runtime/interp/slots.h"
 
 #include <fmt/format.h>
 
@@ -93,7 +94,10 @@ struct InstanceDictObject final : NameDictObject {
   InstanceDictObject(Ref<InstanceObject> i, Ref<ClassObject> d) : NameDictObject(std::move(d)), inst(std::move(i)) {}
   // An exception's BaseException slots live among its attributes but are
   // not in its __dict__, as in CPython (vars(ValueError(1)) is {}).
+  // A __slots__ value is reached through its member descriptor, not the
+  // __dict__ (slots.h).
   bool hidden(const std::string &k) const {
+    if (auto d = inst->klass->lookup(k); d && d->as<MemberDescriptor>()) return true;
     return inst->klass->isException && (k == "args" || k == "__cause__" || k == "__context__" ||
                                          k == "__traceback__" || k == "__suppress_context__");
   }

@@ -372,9 +372,24 @@ Value Interpreter::binary(BinOp op, const Value &a, const Value &b, bool inPlace
     if (Object *o = self.obj()) return o->binary(*this, op, other, reflected);
     return std::nullopt;
   };
+  // CPython tries the right operand first when its class is a proper
+  // subclass of the left's that overrides the reflected method.
+  if (auto *ib = b.as<InstanceObject>()) {
+    Ref<ClassObject> ta = typeOf(a);
+    if (ib->klass.get() != ta.get() && ib->klass->isSubclassOf(ta.get()))
+      if (auto rb = ib->klass->lookup(dunder(op, true))) {
+        auto ra = ta->lookup(dunder(op, true));
+        if (!ra || !ra->is(*rb))
+          if (auto r = tryUser(b, a, true)) return *r;
+      }
+  }
   if (auto r = tryUser(a, b, false)) return *r;
   if (auto r = sequenceBinary(*this, op, a, b)) return *r;
-  if (auto r = tryUser(b, a, true)) return *r;
+  // CPython tries no reflected method between operands of one class.
+  auto *ia = a.as<InstanceObject>(), *ib = b.as<InstanceObject>();
+  bool sameClass = ia && ib && ia->klass == ib->klass && !builtinPart(a);
+  if (!sameClass)
+    if (auto r = tryUser(b, a, true)) return *r;
   if (op == BinOp::Mul && (isSequence(a) || isSequence(b))) {
     // CPython's sequence repeat takes any __index__ (a class defining it;
     // numpy arrays and tensors have declined above, as their multiply
@@ -387,6 +402,8 @@ Value Interpreter::binary(BinOp op, const Value &a, const Value &b, bool inPlace
     // CPython's sequence-repeat wording
     raise("TypeError", fmt::format("can't multiply sequence by non-int of type '{}'", cTypeName(*this, n)));
   }
+  if (op == BinOp::Or)
+    if (auto u = typeUnion(*this, a, b)) return *u;
   // A sequence on the left: CPython falls back to its sq_concat, whose error
   // wins over the operand-types one.
   if (op == BinOp::Add && isSequence(a)) {
@@ -460,6 +477,13 @@ Value Interpreter::compare(CmpOp op, const Value &a, const Value &b) {
         Value args[] = {other};
         Value r = call(Value(make<BoundMethod>(self, *m)), args);
         if (!r.is(builtin("NotImplemented"))) return r;
+      } else if (o == CmpOp::Ne) {
+        // object.__ne__ inverts the class's __eq__.
+        if (auto eq = inst->klass->lookup("__eq__"); eq && !eq->isNone()) {
+          Value args[] = {other};
+          Value r = call(Value(make<BoundMethod>(self, *eq)), args);
+          if (!r.is(builtin("NotImplemented"))) return Value::boolean(!truth(r));
+        }
       }
       if (const Value *b = builtinPart(self)) return compare(o, *b, other);
       return std::nullopt;
@@ -467,14 +491,35 @@ Value Interpreter::compare(CmpOp op, const Value &a, const Value &b) {
     if (Object *obj = self.obj()) return obj->compare(*this, o, other);
     return std::nullopt;
   };
+  // The right operand first when its class is a proper subclass of the left's.
+  if (auto *ib = b.as<InstanceObject>()) {
+    Ref<ClassObject> ta = typeOf(a);
+    if (ib->klass.get() != ta.get() && ib->klass->isSubclassOf(ta.get()))
+      if (auto r = tryObj(b, a, swapped[int(op)])) return *r;
+  }
   if (auto r = tryObj(a, b, op)) return *r;
   if (auto r = tryObj(b, a, swapped[int(op)])) return *r;
   if (auto r = builtinCompare(*this, op, a, b)) return *r;
+  // Bound methods are equal when they bind one function to one object.
+  if (auto *ma = a.as<BoundMethod>(), *mb = b.as<BoundMethod>(); ma && mb && (op == CmpOp::Eq || op == CmpOp::Ne)) {
+    bool same = ma->self.is(mb->self) && ma->func.is(mb->func);
+    return Value::boolean(op == CmpOp::Eq ? same : !same);
+  }
   if (op == CmpOp::Eq) return Value::boolean(a.is(b));
   if (op == CmpOp::Ne) return Value::boolean(!a.is(b));
   static const char *sym[] = {"<", "<=", "==", "!=", ">", ">="};
   raise("TypeError", fmt::format("'{}' not supported between instances of '{}' and '{}'", sym[int(op)], typeName(a), typeName(b)));
 }
+
+namespace {
+// What a user __len__ returned, as CPython checks it: an index, not negative.
+int64_t lengthResult(Interpreter &in, const Value &r) {
+  if (auto *b = r.as<BigIntObject>(); b && b->v < 0) in.raise("ValueError", "__len__() should return >= 0");
+  int64_t n = in.toIndex(r);
+  if (n < 0) in.raise("ValueError", "__len__() should return >= 0");
+  return n;
+}
+}  // namespace
 
 bool Interpreter::truth(const Value &v) {
   switch (v.tag()) {
@@ -491,8 +536,12 @@ bool Interpreter::truth(const Value &v) {
   if (auto *s = v.as<SetObject>()) return s->t.size() != 0;
   if (auto *r = v.as<RangeObject>()) return r->size() != 0;
   if (auto *inst = v.as<InstanceObject>()) {
-    if (auto m = inst->klass->lookup("__bool__")) return truth(call(Value(make<BoundMethod>(v, *m)), {}));
-    if (auto m = inst->klass->lookup("__len__")) return toInt(call(Value(make<BoundMethod>(v, *m)), {})) != 0;
+    if (auto m = inst->klass->lookup("__bool__")) {
+      Value r = call(Value(make<BoundMethod>(v, *m)), {});
+      if (!r.isBool()) raise("TypeError", fmt::format("__bool__ should return bool, returned {}", typeName(r)));
+      return r.asBool();
+    }
+    if (auto m = inst->klass->lookup("__len__")) return lengthResult(*this, call(Value(make<BoundMethod>(v, *m)), {})) != 0;
     if (const Value *b = builtinPart(v)) return truth(*b);
     return true;
   }
@@ -511,7 +560,7 @@ int64_t Interpreter::length(const Value &v) {
   if (auto *s = v.as<SetObject>()) return int64_t(s->t.size());
   if (auto *r = v.as<RangeObject>()) return r->size();
   if (auto *inst = v.as<InstanceObject>()) {
-    if (auto m = inst->klass->lookup("__len__")) return toInt(call(Value(make<BoundMethod>(v, *m)), {}));
+    if (auto m = inst->klass->lookup("__len__")) return lengthResult(*this, call(Value(make<BoundMethod>(v, *m)), {}));
     if (const Value *b = builtinPart(v)) return length(*b);
   } else if (auto m = metaclassMethod(*this, v, "__len__")) {
     return toInt(call(*m, {}));
@@ -606,6 +655,8 @@ Value Interpreter::getItem(const Value &obj, const Value &key) {
       if (f.as<NativeFunction>()) return call(f, args);
       return call(Value(make<BoundMethod>(obj, f)), args);
     }
+    if (auto alias = builtinGenericAlias(*this, obj, key)) return *alias;
+    raise("TypeError", fmt::format("type '{}' is not subscriptable", cls->name));
   } else if (Object *o = obj.obj()) {
     if (auto v = o->getItem(*this, key)) return *v;
   }
@@ -685,6 +736,9 @@ bool Interpreter::contains(const Value &c, const Value &item) {
       return truth(call(Value(make<BoundMethod>(c, *m)), args));
     }
     if (const Value *b = builtinPart(c)) return contains(*b, item);
+    auto itm = inst->klass->lookup("__iter__");
+    if ((!itm || itm->isNone()) && !inst->klass->lookup("__getitem__"))
+      raise("TypeError", fmt::format("argument of type '{}' is not iterable", typeName(c)));
   } else if (auto m = metaclassMethod(*this, c, "__contains__")) {
     Value args[] = {item};
     return truth(call(*m, args));

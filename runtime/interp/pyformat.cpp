@@ -107,9 +107,7 @@ std::string Interpreter::repr(const Value &v) {
     return fmt::format("slice({}, {}, {})", repr(sl->lower), repr(sl->upper), repr(sl->step));
   if (auto *c = v.as<ClassObject>()) {
     if (auto m = metaclassMethod(*this, v, "__repr__")) return str(call(*m, {}));
-    if (!c->module.empty()) return fmt::format("<class '{}.{}'>", c->module, c->name);
-    if (c->construct != nullptr || c->dict.count("__builtin__")) return fmt::format("<class '{}'>", c->name);
-    return fmt::format("<class '{}.{}'>", classModule(*this, *c), classQualname(*this, *c));
+    return defaultObjectRepr(*this, v);
   }
   if (auto *fn = v.as<FunctionObject>()) return fmt::format("<function {} at 0x{:x}>", fn->qualname, reinterpret_cast<uintptr_t>(fn));
   if (auto *nf = v.as<NativeFunction>()) return fmt::format("<built-in function {}>", nf->name);
@@ -125,13 +123,7 @@ std::string Interpreter::repr(const Value &v) {
       if (auto *s = r.as<StrObject>()) return s->s;
       raise("TypeError", fmt::format("__repr__ returned non-string (type {})", typeName(r)));
     }
-    if (inst->klass->isException) {
-      auto it = inst->attrs.find("args");
-      std::string args = it != inst->attrs.end() ? repr(it->second) : "()";
-      auto *t = it != inst->attrs.end() ? it->second.as<TupleObject>() : nullptr;
-      if (t && t->items.size() == 1) args = "(" + repr(t->items[0]) + ")";
-      return inst->klass->name + args;
-    }
+    if (inst->klass->isException) return exceptionRepr(*this, v);
     if (const Value *b = builtinPart(v)) {
       // A subclass of set or frozenset names itself: S({1, 2}), S().
       if (auto *s = b->as<SetObject>()) {
@@ -141,11 +133,33 @@ std::string Interpreter::repr(const Value &v) {
       }
       return repr(*b);
     }
-    return fmt::format("<{}.{} object at 0x{:x}>", classModule(*this, *inst->klass), classQualname(*this, *inst->klass),
-                       reinterpret_cast<uintptr_t>(inst));
+    return defaultObjectRepr(*this, v);
   }
   if (auto r = v.obj()->repr(*this)) return *r;
-  return fmt::format("<{} object at 0x{:x}>", typeName(v), reinterpret_cast<uintptr_t>(v.obj()));
+  if (auto *sp = v.as<SuperObject>())
+    return fmt::format("<super: <class '{}'>, <{} object>>", sp->start->name, typeName(sp->self));
+  return defaultObjectRepr(*this, v);
+}
+
+std::string defaultObjectRepr(Interpreter &in, const Value &v) {
+  if (auto *inst = v.as<InstanceObject>())
+    return fmt::format("<{}.{} object at 0x{:x}>", classModule(in, *inst->klass), classQualname(in, *inst->klass),
+                       reinterpret_cast<uintptr_t>(inst));
+  if (auto *c = v.as<ClassObject>()) {
+    if (!c->module.empty()) return fmt::format("<class '{}.{}'>", c->module, c->name);
+    if (c->construct != nullptr || c->dict.count("__builtin__")) return fmt::format("<class '{}'>", c->name);
+    return fmt::format("<class '{}.{}'>", classModule(in, *c), classQualname(in, *c));
+  }
+  return fmt::format("<{} object at 0x{:x}>", in.typeName(v), reinterpret_cast<uintptr_t>(v.obj()));
+}
+
+std::string exceptionRepr(Interpreter &in, const Value &v) {
+  auto *inst = v.as<InstanceObject>();
+  auto it = inst->attrs.find("args");
+  std::string args = it != inst->attrs.end() ? in.repr(it->second) : "()";
+  auto *t = it != inst->attrs.end() ? it->second.as<TupleObject>() : nullptr;
+  if (t && t->items.size() == 1) args = "(" + in.repr(t->items[0]) + ")";
+  return inst->klass->name + args;
 }
 
 std::string Interpreter::str(const Value &v) {
@@ -174,7 +188,10 @@ std::string Interpreter::format(const Value &v, const std::string &spec) {
   if (auto *inst = v.as<InstanceObject>()) {
     if (auto m = inst->klass->lookup("__format__")) {
       Value args[] = {str(spec)};
-      return str(call(Value(make<BoundMethod>(v, *m)), args));
+      Value r = call(Value(make<BoundMethod>(v, *m)), args);
+      auto *s = r.as<StrObject>();
+      if (!s) raise("TypeError", fmt::format("__format__ must return a str, not {}", typeName(r)));
+      return s->s;
     }
     // An empty spec is str(v) (CPython's object/int/float.__format__), so a
     // namedtuple's __repr__ shows; else the builtin part's formatting.

@@ -112,6 +112,9 @@ void addMathIntegerFunctions(Interpreter &in, ModuleObject &m) {
     def(name, [name, f](Interpreter &in, Args a, const Kwargs &kw) {
       Signature(name + "(x, /)").bind(in, a, kw);
       if (isIntValue(a[0])) return intOf(in, a[0]);
+      // A class's own __floor__ / __ceil__ / __trunc__ answers (any value).
+      if (auto *inst = a[0].as<InstanceObject>())
+        if (auto m = inst->klass->lookup("__" + name + "__")) return in.call(Value(make<BoundMethod>(a[0], *m)), {});
       return intOf(in, Value::real(f(mathReal(in, a[0]))));
     });
   };
