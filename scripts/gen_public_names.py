@@ -39,7 +39,8 @@ PYTHON_MODULES = [
     ("string", "string"), ("struct", "struct"), ("sys", "sys"), ("tarfile", "tarfile"),
     ("tempfile", "tempfile"), ("textwrap", "textwrap"), ("unittest", "unittest"), ("difflib", "difflib"),
     ("pprint", "pprint"), ("time", "time"), ("timeit", "timeit"), ("traceback", "traceback"),
-    ("typing", "typing"), ("zipfile", "zipfile"), ("zlib", "zlib"),
+    ("typing", "typing"), ("zipfile", "zipfile"), ("zlib", "zlib"), ("multiprocessing", "multiprocessing"),
+    ("multiprocessing.util", "multiprocessing.util"),
 ]
 NUMPY_MODULES = [("numpy", "np"), ("numpy.linalg", "np.linalg"), ("numpy.random", "np.random"),
                  ("numpy.fft", "np.fft"), ("numpy.testing", "np.testing")]
