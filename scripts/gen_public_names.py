@@ -52,7 +52,7 @@ TF_MODULES = [
     "bitwise", "sets", "dtypes", "errors", "nest", "summary", "saved_model", "autograph", "lookup", "audio",
     "types.experimental", "experimental", "experimental.numpy", "distribute", "test",
 ]
-TF_V1_MODULES = ["", "nn", "train", "layers", "losses", "metrics", "summary"]
+TF_V1_MODULES = ["", "nn", "train", "layers", "losses", "metrics", "summary", "saved_model"]
 KERAS_MODULES = [
     "", "layers", "layers.experimental", "layers.experimental.preprocessing", "losses", "metrics", "optimizers",
     "optimizers.schedules", "optimizers.legacy", "optimizers.experimental", "callbacks", "activations",
