@@ -363,9 +363,10 @@ Value meshgrid(Interpreter &in, const Bound &b) {
 }
 
 Value appendValues(Interpreter &in, const Bound &b) {
-  Tensor arr = asTensor(in, b["arr"]), vals = asTensor(in, b["values"]);
-  if (b.isNone("axis")) return newArray(concat(in, {arr, vals}, 0, true, std::nullopt));
-  return newArray(concat(in, {arr, vals}, in.toIndex(b["axis"]), false, std::nullopt));
+  std::vector<Tensor> ts{asTensor(in, b["arr"]), asTensor(in, b["values"])};
+  std::optional<TextDType> text = textWithNumbers(in, in.list({b["arr"], b["values"]}), ts);
+  if (b.isNone("axis")) return markJoined(newArray(concat(in, ts, 0, true, std::nullopt)), text);
+  return markJoined(newArray(concat(in, ts, in.toIndex(b["axis"]), false, std::nullopt)), text);
 }
 
 // np.delete's positions: a slice, an int or a sequence of ints.
