@@ -41,7 +41,8 @@ PYTHON_MODULES = [
     ("string", "string"), ("struct", "struct"), ("sys", "sys"), ("tarfile", "tarfile"),
     ("tempfile", "tempfile"), ("textwrap", "textwrap"), ("unittest", "unittest"), ("difflib", "difflib"), ("heapq", "heapq"), ("bisect", "bisect"), ("types", "types"), ("statistics", "statistics"),
     ("pprint", "pprint"), ("time", "time"), ("timeit", "timeit"), ("traceback", "traceback"),
-    ("typing", "typing"), ("zipfile", "zipfile"), ("zlib", "zlib"),
+    ("typing", "typing"), ("zipfile", "zipfile"), ("zlib", "zlib"), ("multiprocessing", "multiprocessing"),
+    ("multiprocessing.util", "multiprocessing.util"),
 ]
 NUMPY_MODULES = [("numpy", "np"), ("numpy.linalg", "np.linalg"), ("numpy.random", "np.random"),
                  ("numpy.fft", "np.fft"), ("numpy.testing", "np.testing")]
@@ -53,7 +54,7 @@ TF_MODULES = [
     "bitwise", "sets", "dtypes", "errors", "nest", "summary", "saved_model", "autograph", "lookup", "audio",
     "types.experimental", "experimental", "experimental.numpy", "distribute", "test", "feature_column",
 ]
-TF_V1_MODULES = ["", "nn", "train", "layers", "losses", "metrics", "summary", "feature_column"]
+TF_V1_MODULES = ["", "nn", "train", "layers", "losses", "metrics", "summary", "feature_column", "saved_model"]
 KERAS_MODULES = [
     "", "layers", "layers.experimental", "layers.experimental.preprocessing", "losses", "metrics", "optimizers",
     "optimizers.schedules", "optimizers.legacy", "optimizers.experimental", "callbacks", "activations",

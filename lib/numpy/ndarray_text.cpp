@@ -91,17 +91,24 @@ void sourceText(const Value &v, TextDType &out, int depth = 0) {
     for (const Value &x : t->items) sourceText(x, out, depth + 1);
 }
 
-// numpy's default width of a number converted to text (astype(str)).
+}  // namespace
+
 int64_t numberTextWidth(DType d) {
   switch (d) {
   case DType::Bool: return 5;
+  case DType::Int8: return 4;
+  case DType::UInt8: return 3;
+  case DType::Int16: return 6;
+  case DType::UInt16: return 5;
   case DType::Int32: return 11;
+  case DType::UInt32: return 10;
   case DType::Int64: return 21;
+  case DType::UInt64: return 20;
+  case DType::Complex64:
+  case DType::Complex128: return 64;
   default: return 32;
   }
 }
-
-}  // namespace
 
 int64_t textLength(char kind, const std::string &s) {
   if (kind == 'S') return int64_t(s.size());

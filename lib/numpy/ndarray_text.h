@@ -17,6 +17,9 @@ namespace tfs::runtime::tf::numpy {
 
 using TextDType = TensorObject::TextDType;
 
+// numpy's width of a number of dtype d as text (astype(str), and text joined
+// with numbers): '<U21' for int64, '<U3' for uint8, '<U32' for floats.
+int64_t numberTextWidth(DType d);
 // The length numpy measures: code points of a 'U' element, bytes of an 'S' one.
 int64_t textLength(char kind, const std::string &s);
 // A text `dtype=` argument: str, bytes, np.str_, np.bytes_, 'U', '<U5',

@@ -2,6 +2,7 @@
 // vstack, hstack, dstack, column_stack, split, array_split, hsplit, vsplit,
 // tile, repeat, roll, diff, meshgrid, append, insert, delete, take,
 // take_along_axis, pad, broadcast_arrays. Splits return views, as numpy's do.
+#include "lib/numpy/ndarray_text.h"
 #include "lib/numpy/np_shape.h"
 #include "lib/tf/tf_lib.h"
 
@@ -29,6 +30,45 @@ DType commonDType(const std::vector<Tensor> &ts, std::optional<DType> requested)
   DType d = ts[0].dtype();
   for (const auto &t : ts) d = promoteTypes(d, t.dtype());
   return d;
+}
+
+// numpy joins text arrays ('<U', '|S') with numbers as text: each number as
+// Python's str writes it, the result as wide as the widest text array or
+// number dtype (np.concatenate([np.array(['ab']), np.array([1])]) is
+// '<U21'). Turns the number tensors of `ts` into text and gives the result's
+// text dtype; nullopt (ts untouched) unless the sequence `seq` mixes text
+// arrays with numbers. (An object array among them, TF's .numpy() of a
+// string tensor, makes an object result: object_array_functions.cpp.)
+std::optional<TextDType> textWithNumbers(Interpreter &in, const Value &seq, std::vector<Tensor> &ts) {
+  if (ndarrayOf(seq) || seq.as<TensorObject>()) return std::nullopt;
+  std::vector<Value> items = in.toList(seq);
+  if (items.size() != ts.size()) return std::nullopt;
+  TextDType d;
+  bool numbers = false;
+  for (size_t i = 0; i < items.size(); ++i) {
+    TensorObject *a = ndarrayOf(items[i]);
+    if (ts[i].dtype() != DType::String) numbers = true;
+    else if (!a || !a->text.kind || (d.kind && d.kind != a->text.kind)) return std::nullopt;
+    else {
+      d.kind = a->text.kind;
+      d.width = std::max(d.width, a->text.width);
+    }
+  }
+  if (!d.kind || !numbers) return std::nullopt;
+  for (Tensor &t : ts) {
+    if (t.dtype() == DType::String) continue;
+    d.width = std::max(d.width, numberTextWidth(t.dtype()));
+    Value text = castText(in, *ndarrayOf(newArray(t)), DType::String, TextDType{d.kind, 0});
+    t = asTensor(in, text);
+  }
+  return d;
+}
+
+// A joined text result marked with the dtype textWithNumbers gave.
+Value markJoined(Value r, const std::optional<TextDType> &d) {
+  if (d)
+    if (TensorObject *o = ndarrayOf(r)) markText(*o, *d);
+  return r;
 }
 
 Tensor concat(Interpreter &in, std::vector<Tensor> ts, int64_t axisArg, bool flatten, std::optional<DType> dtype) {
@@ -77,14 +117,16 @@ Value concatenate(Interpreter &in, const Bound &b) {
   if (in.str(b["casting"]) != "same_kind")
     in.raise("NotImplementedError", "concatenate() argument 'casting' is not supported by tfs");
   std::vector<Tensor> ts = tensorsOf(in, b["arrays"]);
+  std::optional<TextDType> text = b.isNone("dtype") ? textWithNumbers(in, b["arrays"], ts) : std::nullopt;
   bool flatten = b.isNone("axis");
   Tensor r = concat(in, ts, flatten ? 0 : in.toIndex(b["axis"]), flatten, dtypeParam(in, b["dtype"]));
-  return storeOut(in, b["out"], r, "concatenate", false);
+  return markJoined(storeOut(in, b["out"], r, "concatenate", false), text);
 }
 
 Value stack(Interpreter &in, const Bound &b) {
   std::vector<Tensor> ts = tensorsOf(in, b["arrays"]);
   if (ts.empty()) in.raise("ValueError", "need at least one array to stack");
+  std::optional<TextDType> text = b.isNone("dtype") ? textWithNumbers(in, b["arrays"], ts) : std::nullopt;
   for (auto &t : ts)
     if (t.shape() != ts[0].shape()) in.raise("ValueError", "all input arrays must have the same shape");
   int64_t axis = normalizeAxis(in, in.toIndex(b["axis"]), int64_t(ts[0].rank()) + 1);
@@ -93,12 +135,14 @@ Value stack(Interpreter &in, const Bound &b) {
     s.insert(s.begin() + axis, 1);
     t = t.reshaped(s);
   }
-  return storeOut(in, b["out"], concat(in, ts, axis, false, dtypeParam(in, b["dtype"])), "stack", false);
+  return markJoined(storeOut(in, b["out"], concat(in, ts, axis, false, dtypeParam(in, b["dtype"])), "stack", false), text);
 }
 
 Value stackLike(Interpreter &in, const Bound &b, char kind, bool hasDType = true) {
   std::vector<Tensor> ts = tensorsOf(in, b["tup"]);
   if (ts.empty()) in.raise("ValueError", "need at least one array to concatenate");
+  std::optional<TextDType> text =
+      !hasDType || b.isNone("dtype") ? textWithNumbers(in, b["tup"], ts) : std::nullopt;
   int64_t axis = 0;
   for (auto &t : ts) {
     Shape s = t.shape();
@@ -111,7 +155,7 @@ Value stackLike(Interpreter &in, const Bound &b, char kind, bool hasDType = true
   if (kind == 'h') axis = ts[0].rank() == 1 ? 0 : 1;
   if (kind == 'c') axis = 1;
   if (kind == 'd') axis = 2;
-  return newArray(concat(in, ts, axis, false, hasDType ? dtypeParam(in, b["dtype"]) : std::nullopt));
+  return markJoined(newArray(concat(in, ts, axis, false, hasDType ? dtypeParam(in, b["dtype"]) : std::nullopt)), text);
 }
 
 // The views split / array_split return.
@@ -320,9 +364,10 @@ Value meshgrid(Interpreter &in, const Bound &b) {
 }
 
 Value appendValues(Interpreter &in, const Bound &b) {
-  Tensor arr = asTensor(in, b["arr"]), vals = asTensor(in, b["values"]);
-  if (b.isNone("axis")) return newArray(concat(in, {arr, vals}, 0, true, std::nullopt));
-  return newArray(concat(in, {arr, vals}, in.toIndex(b["axis"]), false, std::nullopt));
+  std::vector<Tensor> ts{asTensor(in, b["arr"]), asTensor(in, b["values"])};
+  std::optional<TextDType> text = textWithNumbers(in, in.list({b["arr"], b["values"]}), ts);
+  if (b.isNone("axis")) return markJoined(newArray(concat(in, ts, 0, true, std::nullopt)), text);
+  return markJoined(newArray(concat(in, ts, in.toIndex(b["axis"]), false, std::nullopt)), text);
 }
 
 // np.delete's positions: a slice, an int or a sequence of ints.

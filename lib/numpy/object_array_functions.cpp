@@ -25,6 +25,20 @@ bool holdsObjectArray(const Value &v) {
   return false;
 }
 
+// A joiner's arrays (or np.append's two) holding TF's .numpy() of a string
+// tensor (a String ndarray without a text kind, numpy's dtype=object) beside
+// arrays of numbers: numpy joins them into an object array.
+bool objectTextAmongNumbers(const std::vector<Value> &items) {
+  bool objectText = false, numbers = false;
+  for (const Value &x : items)
+    if (x.isInt() || x.isFloat() || x.isBool()) numbers = true;
+    else if (TensorObject *a = ndarrayOf(x)) {
+      if (a->eager.dtype() != DType::String) numbers = true;
+      else if (!a->text.kind) objectText = true;
+    }
+  return objectText && numbers;
+}
+
 // Functions that only move elements. Joiners take a sequence of arrays
 // first (every one becomes an object array); the rest take arrays where
 // any array-like among the arguments becomes an object array.
@@ -128,6 +142,11 @@ std::optional<Value> callWithObjectArrays(Interpreter &in, const std::string &na
   bool any = false;
   for (const Value &x : args) any |= holdsObjectArray(x);
   for (auto &[k, x] : kwargs) any |= holdsObjectArray(x);
+  if (!any && kJoiners.count(name) && !args.empty()) {
+    if (auto *l = args[0].as<ListObject>()) any = objectTextAmongNumbers(l->items);
+    else if (auto *t = args[0].as<TupleObject>()) any = objectTextAmongNumbers(t->items);
+  }
+  if (!any && name == "append" && args.size() >= 2) any = objectTextAmongNumbers({args[0], args[1]});
   if (!any || handlesObjectArrays(name)) return std::nullopt;
   if (kJoiners.count(name) || kMovers.count(name)) return moveElements(in, name, numeric, args, kwargs);
   if (kReductions.count(name) && !args.empty() && objectArrayOf(args[0]))

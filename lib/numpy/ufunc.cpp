@@ -439,11 +439,25 @@ std::optional<Value> ndarrayBinaryOp(Interpreter &in, BinOp op, const Value &a, 
 
 std::optional<Value> ndarrayCompare(Interpreter &in, CmpOp op, const Value &a, const Value &b) {
   if (!operandOk(a) || !operandOk(b)) {
+    if (auto *bytes = b.as<BytesObject>(); bytes && operandOk(a) && (op == CmpOp::Eq || op == CmpOp::Ne)) {
+      // bytes against a bytes array ('|S', or TF's .numpy() of a string
+      // tensor, dtype=object): elementwise. A '<U' or number array gives
+      // numpy's scalar answer (Python's fallback).
+      TensorObject *x = a.as<TensorObject>();
+      if (!x || x->symbolic() || x->eager.dtype() != DType::String || x->text.kind == 'U') return std::nullopt;
+      Tensor s = Tensor::scalar(bytes->s);
+      return scalarOrArray(applyBinary(in, op == CmpOp::Eq ? Binary::Equal : Binary::NotEqual, a, wrap(s, true)));
+    }
     if (b.as<StrObject>() || b.isNone()) {
       // numpy: == with a string or None is elementwise False (!= True).
       if (op != CmpOp::Eq && op != CmpOp::Ne) return std::nullopt;
       Tensor x = asTensor(in, a);
-      if (x.dtype() == DType::String && b.as<StrObject>()) {
+      // TF's .numpy() of a string tensor (dtype=object) holds bytes, never equal to a str.
+      TensorObject *xa = a.as<TensorObject>();
+      bool objectBytes = xa && x.dtype() == DType::String && !xa->text.kind;
+      // A '|S' array against a str: numpy's scalar False (Python's fallback).
+      if (xa && x.dtype() == DType::String && xa->text.kind == 'S' && b.as<StrObject>()) return std::nullopt;
+      if (x.dtype() == DType::String && b.as<StrObject>() && !objectBytes) {
         Tensor s = Tensor::scalar(b.as<StrObject>()->s);
         return scalarOrArray(applyBinary(in, op == CmpOp::Eq ? Binary::Equal : Binary::NotEqual, a, wrap(s, true)));
       }

@@ -334,8 +334,13 @@ Value Interpreter::makeFunction(const FunctionDef &def, Ref<Scope> closure, Ref<
 }
 
 Value Interpreter::call(const Value &f, Args args, const Kwargs &kwargs) {
+  // Native code that calls Python (a library prelude's function) and then
+  // raises must blame its own call site, not the callee's last line.
+  const frontend::SourceSpan site = span_;
   try {
-    return callUnchecked(f, args, kwargs);
+    Value r = callUnchecked(f, args, kwargs);
+    span_ = site;
+    return r;
   } catch (const MissingArgument &m) {
     // A native callee indexed an argument the caller did not pass.
     std::string name = typeName(f);

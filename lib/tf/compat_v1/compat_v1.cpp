@@ -367,6 +367,22 @@ void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf) {
   auto train = make<ModuleObject>("tensorflow.compat.v1.train");
   v1.scope->vars["train"] = train;
   train->lazy = trainApi;
+  // tf.compat.v1.saved_model: TF2's save, contains_saved_model and the
+  // constants (the same in both APIs). The TF1 builder / loader API
+  // (Builder, simple_save, load(sess, tags, export_dir), loader, ...) is
+  // refused by name through its public-name table, never answered by TF2's
+  // functions of other signatures.
+  auto savedModelV1 = make<ModuleObject>("tensorflow.compat.v1.saved_model");
+  v1.scope->vars["saved_model"] = savedModelV1;
+  Value tfModule{Ref<Object>(&tf)};
+  savedModelV1->lazy = [tfModule](Interpreter &in, const std::string &name) -> std::optional<Value> {
+    bool constant = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return std::isupper(c) || c == '_'; });
+    if (!constant && name != "save" && name != "contains_saved_model") return std::nullopt;
+    auto *v2 = in.getAttr(tfModule, "saved_model").as<ModuleObject>();
+    if (!v2) return std::nullopt;
+    if (auto it = v2->scope->vars.find(name); it != v2->scope->vars.end()) return it->second;
+    return v2->lazy ? v2->lazy(in, name) : std::nullopt;
+  };
   installCompatV1Graph(in, v1);
   // The application-level parts (_tf_v1.tfs): TF1 optimizers, Saver, collections,
   // legacy argument names.
