@@ -335,11 +335,14 @@ Value Interpreter::makeFunction(const FunctionDef &def, Ref<Scope> closure, Ref<
 
 Value Interpreter::call(const Value &f, Args args, const Kwargs &kwargs) {
   // Native code that calls Python (a library prelude's function) and then
-  // raises must blame its own call site, not the callee's last line.
+  // raises must blame its own call site, not the callee's last line in
+  // another file. A callee in the caller's own file leaves its span: the
+  // expression it ended on (an AutoGraph loop's condition) is where errors
+  // about its result point.
   const frontend::SourceSpan site = span_;
   try {
     Value r = callUnchecked(f, args, kwargs);
-    span_ = site;
+    if (span_.file != site.file) span_ = site;
     return r;
   } catch (const MissingArgument &m) {
     // A native callee indexed an argument the caller did not pass.
