@@ -745,14 +745,6 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     return Value::boolean(c);
   });
   installFrameBuiltins(in, b);  // locals, globals, vars, dir (frame_names.cpp)
-  for (const char *name : {"locals", "globals", "vars", "dir"}) {
-    // Their signatures bind after CPython's own count check words the error.
-    Value inner = b.vars[name];
-    b.vars[name] = in.native(name, [name, inner](Interpreter &in, Args a, const Kwargs &kw) {
-      checkBuiltinArity(in, name, a.size(), kw.size());
-      return in.call(inner, a, kw);
-    });
-  }
   installExecEval(in, b);  // exec_eval.cpp
   def("exit", [](Interpreter &in, Args a, const Kwargs &) -> Value { in.raise("SystemExit", a.empty() ? "" : in.str(a[0])); });
   b.vars["quit"] = b.vars["exit"];  // the site module's other name for it

@@ -12,6 +12,7 @@
 // and say so.
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/eval.h"
+#include "runtime/interp/keyword_rules.h"
 #include "runtime/interp/signature.h"
 #include "runtime/interp/suggestions.h"
 
@@ -423,6 +424,15 @@ void installFrameBuiltins(Interpreter &in, Scope &b) {
     for (auto &n : attributeNames(in, a["object"])) out.push_back(in.str(n));
     return in.list(std::move(out));
   });
+  for (const char *name : {"locals", "globals", "vars", "dir"}) {
+    // CPython counts the arguments before binding them, in its own words
+    // ("vars expected at most 1 argument, got 2"): keyword_rules.h.
+    Value inner = b.vars[name];
+    b.vars[name] = in.native(name, [name, inner](Interpreter &in, Args a, const Kwargs &kw) {
+      checkBuiltinArity(in, name, a.size(), kw.size());
+      return in.call(inner, a, kw);
+    });
+  }
 }
 
 void Interpreter::initMainGlobals(Scope &globals, const std::optional<std::string> &file) {
