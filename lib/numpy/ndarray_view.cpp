@@ -14,6 +14,7 @@
 #include "lib/numpy/ndarray.h"
 #include "lib/numpy/strided_gather.h"
 #include "runtime/tensor/format.h"
+#include "runtime/tf/tensor_ids.h"
 
 #include <fmt/format.h>
 
@@ -27,6 +28,7 @@ Layout layoutOf(TensorObject &a) {
 Value makeView(TensorObject &a, const Shape &shape, int64_t offset, const Shape &strides) {
   TensorObject *root = a.view ? a.view->base.get() : &a;
   auto v = make<TensorObject>();
+  noteNdarrayId();
   v->numpy = true;
   v->zeroDimArray = true;
   v->eager = stridedGather(root->eager, shape, offset, strides);

@@ -5,6 +5,7 @@
 #include "runtime/tensor/format.h"
 #include "lib/tf/io/io_lib.h"
 #include "lib/tf/tf_lib.h"
+#include "runtime/tf/tensor_ids.h"
 #include "lib/tf/native_type_classes.h"
 #include "runtime/tf/function_key.h"
 #include "lib/tf/compat_v1/compat_v1.h"
@@ -187,24 +188,20 @@ Value makeVariable(Interpreter &in, const Value &init, std::optional<DType> dtyp
 }
 
 namespace {
-// The tensor / variable id counter when `import tensorflow` finished: TF
-// starts its runtime at the first tensor a script makes, after which the
-// logical devices are fixed (runtimeStarted()).
-// (Asking takes an id itself: the next id expected when nothing else was
-// made is kept.)
-int64_t expectedId = -1;
+// The tensor / variable ids taken (numpy arrays apart) when `import
+// tensorflow` finished: TF starts its runtime at the first tensor a script
+// makes, after which the logical devices are fixed (runtimeStarted()).
+int64_t idsAtImport = -1;
 bool started = false;
 }  // namespace
 
 void noteTfImported() {
-  if (expectedId < 0) expectedId = newTensorId() + 1;
+  if (idsAtImport < 0) idsAtImport = nonNdarrayIdsTaken();
 }
 
 bool runtimeStarted() {
-  if (expectedId < 0 || started) return started;
-  int64_t id = newTensorId();
-  started = id != expectedId;
-  expectedId = id + 1;
+  if (idsAtImport < 0 || started) return started;
+  started = nonNdarrayIdsTaken() != idsAtImport;
   return started;
 }
 

@@ -8,6 +8,7 @@
 #include "runtime/tensor/format.h"
 #include "runtime/tf/tape_slices.h"
 #include "runtime/tf/tf.h"
+#include "runtime/tf/tensor_ids.h"
 #include "runtime/tf/foreign_arrays.h"
 #include "runtime/interp/big_int.h"
 #include "runtime/interp/complex_object.h"
@@ -21,9 +22,12 @@ namespace tfs::runtime::tf {
 
 namespace {
 std::atomic<int64_t> nextId{1};
-}
+std::atomic<int64_t> ndarrayIds{0};
+}  // namespace
 
 int64_t newTensorId() { return nextId++; }
+void noteNdarrayId() { ++ndarrayIds; }
+int64_t nonNdarrayIdsTaken() { return nextId.load() - ndarrayIds.load(); }
 
 TensorObject::TensorObject() : id(nextId++) {}
 VariableObject::VariableObject() : id(nextId++) {}
@@ -75,6 +79,7 @@ Value wrap(Tensor t, bool numpy) {
   auto o = make<TensorObject>();
   o->eager = std::move(t);
   o->numpy = numpy;
+  if (numpy) noteNdarrayId();
   return o;
 }
 
