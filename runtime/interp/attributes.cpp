@@ -92,16 +92,6 @@ bool hasGetter(const Value &attr) {
   return !d || d->klass->lookup("__get__");
 }
 
-// The namespace of a class as a dict, in definition order.
-Value classDict(Interpreter &in, ClassObject *cls) {
-  auto d = make<DictObject>();
-  for (auto &[k, unused] : cls->dictOrder) {
-    auto it = cls->dict.find(k);
-    if (it != cls->dict.end()) d->set(in, in.str(k), it->second);
-  }
-  return Value(d);
-}
-
 // A class attribute read through the class: functions stay plain,
 // classmethods bind the class, descriptors get __get__(None, cls).
 Value classAttribute(Interpreter &in, const Value &cls, const Value &v) {
@@ -192,7 +182,7 @@ std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string
     if (name == "__name__") return str(cls->name);
     if (name == "__module__" && !cls->module.empty()) return str(cls->module);
     if (name == "__class__") return Value(typeOf(obj));
-    if (name == "__dict__") return classDict(*this, cls);
+    if (name == "__dict__") return classMappingProxy(*this, cls);
     if (name == "mro")
       return native("mro", [obj](Interpreter &in, Args, const Kwargs &) {
         std::vector<Value> m;

@@ -24,6 +24,10 @@ Value instanceDict(Interpreter &in, const Value &instance);
 // A live dict view of a scope's names: globals(), module.__dict__, locals()
 // in a class body (name_dict.cpp).
 Value scopeDict(Interpreter &in, Ref<Scope> scope);
+// A class's __dict__: a read-only live mappingproxy of its namespace, and
+// types.MappingProxyType(mapping) (mapping_proxy.cpp).
+Value classMappingProxy(Interpreter &in, ClassObject *cls);
+Value newMappingProxy(Interpreter &in, const Value &mapping);
 // The scope behind a scopeDict() view; null for anything else.
 Ref<Scope> scopeOfDict(const Value &v);
 // exec/eval of a source string in these namespaces (dicts or scopeDict

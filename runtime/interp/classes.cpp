@@ -212,7 +212,9 @@ Value Evaluator::defineClass(const ClassDef &def) {
   Frame body;
   body.locals = make<Scope>();
   body.locals->vars.trackOrder();  // the definition order of the class's names
-  body.locals->parent = f.locals.get() != f.globals.get() ? capturedLocals() : Ref<Scope>();
+  // A class body nested in a class body does not see the outer one's names.
+  body.locals->parent =
+      f.classBody ? f.locals->parent : (f.locals.get() != f.globals.get() ? capturedLocals() : Ref<Scope>());
   body.globals = f.globals;
   body.classBody = true;
   std::vector<std::pair<std::string, Value>> ns;

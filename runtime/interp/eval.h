@@ -208,6 +208,11 @@ struct Evaluator {
     f.spill();
     return f.locals;
   }
+  // The parent of a comprehension's or generator expression's scope made
+  // here: this frame's locals, except in a class body, whose names CPython
+  // hides from the scopes nested in it (only a comprehension's outermost
+  // iterable, evaluated here, sees them): the class body's own parent then.
+  Ref<Scope> comprehensionParent() { return f.classBody ? f.locals->parent : capturedLocals(); }
   // Binds local `slot` (named `name`) of this function frame.
   void storeSlot(int32_t slot, const std::string &name, Value v);
   // locals() here: the module's or class body's namespace (live), or the

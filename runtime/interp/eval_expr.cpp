@@ -670,7 +670,7 @@ Value Evaluator::evalComprehension(const Comprehension &c) {
   // The comprehension's own scope: its targets are local to it.
   Frame inner;
   inner.locals = make<Scope>();
-  inner.locals->parent = capturedLocals();
+  inner.locals->parent = comprehensionParent();
   inner.globals = f.globals;
   inner.function = f.function;
   shareWalrusScope(inner);

@@ -138,7 +138,10 @@ void deleteSubscript(Interpreter &in, const Value &base, const Value &idx) {
       in.call(*m, args);
       return;
     }
-  in.raise("TypeError", fmt::format("'{}' object doesn't support item deletion", in.typeName(base)));
+  // CPython words it by the path that refused: a sequence's slot for an
+  // index key, the generic one ("does not") for any other key.
+  in.raise("TypeError", fmt::format("'{}' object {} support item deletion", in.typeName(base),
+                                    hasIndexSlot(in, idx) ? "doesn't" : "does not"));
 }
 
 void Evaluator::del(const Expr &target) {

@@ -120,7 +120,7 @@ Value makeGeneratorExpression(Evaluator &outer, const Comprehension &c) {
   st->qualname = "<genexpr>";
   if (outer.f.function) st->function = Ref<FunctionObject>(outer.f.function);
   st->frame.locals = make<Scope>();
-  st->frame.locals->parent = outer.capturedLocals();
+  st->frame.locals->parent = outer.comprehensionParent();
   st->frame.globals = outer.f.globals;
   st->frame.function = outer.f.function;
   outer.shareWalrusScope(st->frame);

@@ -1,10 +1,12 @@
 // `_types`: the constructors CPython's types module exposes for built-in
-// types that have no builtin name, under types.tfs. MethodType(func, obj)
+// types that have no builtin name, under types.tfs. MappingProxyType(m) is
+// the read-only view a class's __dict__ is (mapping_proxy.cpp). MethodType(func, obj)
 // binds a function to an object (monkey-patching a method onto one
 // instance); ModuleType(name, doc=None) makes an empty module object. Both
 // are the very classes type() reports for bound methods and modules, so
 // isinstance agrees.
 #include "lib/python/python_modules.h"
+#include "runtime/interp/builtins.h"
 #include "runtime/interp/interpreter.h"
 #include "runtime/interp/signature.h"
 
@@ -43,6 +45,14 @@ Value makeTypesCore(Interpreter &in) {
     return Value(made);
   };
   vars["ModuleType"] = Value(module);
+
+  // The class of a class's __dict__ (mappingproxy), made callable.
+  Ref<ClassObject> proxy = in.typeOf(classMappingProxy(in, module.get()));
+  proxy->construct = [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
+    static const Signature sig("mappingproxy(mapping)");
+    return newMappingProxy(in, sig.bind(in, a, kw)["mapping"]);
+  };
+  vars["MappingProxyType"] = Value(proxy);
   return Value(m);
 }
 
