@@ -9,6 +9,7 @@
 #include "runtime/interp/big_range.h"
 #include "runtime/interp/int_literal.h"
 #include "runtime/interp/keyword_rules.h"
+#include "runtime/interp/str_translate.h"
 #include "runtime/interp/codecs.h"
 #include "runtime/interp/generator.h"
 #include "runtime/interp/pyformat.h"
@@ -748,6 +749,7 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
   installExecEval(in, b);  // exec_eval.cpp
   def("exit", [](Interpreter &in, Args a, const Kwargs &) -> Value { in.raise("SystemExit", a.empty() ? "" : in.str(a[0])); });
   b.vars["quit"] = b.vars["exit"];  // the site module's other name for it
+  installStrMaketrans(in);  // str_translate.cpp
 }
 
 std::optional<Value> builtinCompare(Interpreter &in, CmpOp op, const Value &a, const Value &b) {

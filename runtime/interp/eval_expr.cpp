@@ -721,7 +721,7 @@ Value Evaluator::evalFString(const FString &fs) {
     in.span_ = p.value->value->span;
     if (p.value->conversion == 'r') v = in.str(in.repr(v));
     else if (p.value->conversion == 's') v = in.str(in.str(v));
-    else if (p.value->conversion == 'a') v = in.str(in.repr(v));
+    else if (p.value->conversion == 'a') v = in.call(in.builtin("ascii"), std::vector<Value>{v});
     std::string spec;
     if (p.value->formatSpec) spec = in.str(evalFString(static_cast<const FString &>(*p.value->formatSpec)));
     out += in.format(v, spec);

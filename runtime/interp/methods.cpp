@@ -7,6 +7,7 @@
 #include "runtime/interp/big_int.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/set_ops.h"
+#include "runtime/interp/str_translate.h"
 #include "runtime/interp/codecs.h"
 #include "runtime/interp/signature.h"
 #include "runtime/interp/pyformat.h"
@@ -125,6 +126,7 @@ std::vector<std::string> splitLines(const std::string &s, bool keepends) {
 }
 
 Value strMethod(Interpreter &in, const std::string &s, const std::string &name, Args a, const Kwargs &kw) {
+  if (name == "translate" || name == "maketrans") return name[0] == 't' ? strTranslate(in, s, a) : strMaketrans(in, a);
   auto arg = [&](size_t i) -> std::string {
     if (i >= a.size()) in.raise("TypeError", fmt::format("{}() missing argument", name));
     auto *v = a[i].as<StrObject>();
@@ -601,7 +603,7 @@ std::optional<Value> builtinMethod(Interpreter &in, const Value &self, const std
       "startswith", "endswith", "upper", "lower", "title", "capitalize", "swapcase", "find", "index",
       "rfind", "rindex", "count", "ljust", "rjust", "center", "zfill", "isdigit", "isnumeric",
       "isdecimal", "isalpha", "isalnum", "isspace", "isupper", "islower", "isidentifier", "encode", "casefold", "istitle", "isprintable",
-      "partition", "rpartition", "removeprefix", "removesuffix", "expandtabs"};
+      "partition", "rpartition", "removeprefix", "removesuffix", "expandtabs", "translate", "maketrans"};
   // Only the methods a builtin container has are attributes (hasattr([],
   // "as_list") is False, as in CPython).
   static const std::vector<std::string> listMethods = {

@@ -578,7 +578,8 @@ std::string formatFields(Interpreter &in, const std::string &f, Args args, const
         end = close + 1 < name.size() ? close + 1 : std::string::npos;
       }
     }
-    if (conv == 'r' || conv == 'a') v = in.str(in.repr(v));
+    if (conv == 'r') v = in.str(in.repr(v));
+    else if (conv == 'a') v = in.call(in.builtin("ascii"), std::vector<Value>{v});  // repr, non-ASCII escaped
     else if (conv == 's') v = in.str(in.str(v));
     if (spec.find('{') != std::string::npos) spec = formatFields(in, spec, args, kwargs, numbering, recursionDepth - 1);
     out += in.format(v, spec);
