@@ -2,6 +2,7 @@
 // (ints) to a code point, a string or None (delete); a code point the table
 // does not have (LookupError) stays. maketrans builds such a dict from a
 // dict, from two equal-length strings, and a third string of deletions.
+#include "frontend/literals.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/codecs.h"
 #include "runtime/interp/interpreter.h"
@@ -12,26 +13,6 @@
 namespace tfs::runtime {
 
 namespace {
-
-std::string utf8Of(uint32_t cp) {
-  std::string out;
-  if (cp < 0x80) {
-    out += char(cp);
-  } else if (cp < 0x800) {
-    out += char(0xC0 | (cp >> 6));
-    out += char(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += char(0xE0 | (cp >> 12));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
-  } else {
-    out += char(0xF0 | (cp >> 18));
-    out += char(0x80 | ((cp >> 12) & 0x3F));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
-  }
-  return out;
-}
 
 // The code points of a UTF-8 string, each with its bytes.
 std::vector<std::pair<uint32_t, std::string>> codePoints(const std::string &s) {
@@ -68,7 +49,7 @@ Value strTranslate(Interpreter &in, const std::string &s, Args a) {
     } else if (mapped.isInt() || mapped.isBool()) {
       int64_t c = in.toInt(mapped);
       if (c < 0 || c > 0x10FFFF) in.raise("ValueError", "character mapping must be in range(0x110000)");
-      out += utf8Of(uint32_t(c));
+      frontend::appendUtf8(out, uint32_t(c));
     } else {
       in.raise("TypeError", "character mapping must return integer, None or str");
     }
