@@ -244,9 +244,9 @@ static Value modularPow(Interpreter &in, const Value &b, const Value &x, const V
 void installBuiltinFunctions(Interpreter &in, Scope &b) {
   // Every builtin refuses the keywords CPython's does not take (keyword_rules.h).
   auto checked = [](const std::string &name, NativeFn fn) -> NativeFn {
-    return [name, fn = std::move(fn)](Interpreter &in, Args a, const Kwargs &kw) {
+    return [name, arity = builtinArity(name), fn = std::move(fn)](Interpreter &in, Args a, const Kwargs &kw) {
       checkBuiltinKeywords(in, name, kw);
-      checkBuiltinArity(in, name, a.size(), kw.size());
+      if (arity) checkBuiltinArity(in, *arity, a.size(), kw.size());
       return fn(in, a, kw);
     };
   };

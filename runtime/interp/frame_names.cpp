@@ -428,8 +428,8 @@ void installFrameBuiltins(Interpreter &in, Scope &b) {
     // CPython counts the arguments before binding them, in its own words
     // ("vars expected at most 1 argument, got 2"): keyword_rules.h.
     Value inner = b.vars[name];
-    b.vars[name] = in.native(name, [name, inner](Interpreter &in, Args a, const Kwargs &kw) {
-      checkBuiltinArity(in, name, a.size(), kw.size());
+    b.vars[name] = in.native(name, [arity = builtinArity(name), inner](Interpreter &in, Args a, const Kwargs &kw) {
+      checkBuiltinArity(in, *arity, a.size(), kw.size());
       return in.call(inner, a, kw);
     });
   }

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <fmt/format.h>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -78,57 +79,51 @@ bool positionalOnlyMethod(std::string_view type, std::string_view method) {
 }
 
 // How many positional arguments CPython 3.11's builtins take, and which of
-// its three message styles a wrong count gets.
-enum class Arity { ExactlyOne, Expected, TakesAtMost, NoArgs };
-struct Count {
+// its message styles a wrong count gets.
+enum class Arity { ExactlyOne, Expected, TakesAtMost, NoArgs, Map };
+
+}  // namespace
+
+struct BuiltinArity {
+  std::string_view name;  // as the message spells it ("super()" for super)
   Arity style;
   size_t min, max;
   const char *firstName = nullptr;  // TakesAtMost: the first parameter, for "missing required argument"
   bool named = false;               // ... and whether the message gives its position ("(pos 1)")
 };
 
-const std::unordered_map<std::string_view, Count> &counts() {
-  static const std::unordered_map<std::string_view, Count> table = [] {
-    std::unordered_map<std::string_view, Count> t;
+namespace {
+
+const std::unordered_map<std::string_view, BuiltinArity> &counts() {
+  static const std::unordered_map<std::string_view, BuiltinArity> table = [] {
+    std::unordered_map<std::string_view, BuiltinArity> t;
+    auto add = [&](std::string_view n, Arity style, size_t lo, size_t hi, const char *first = nullptr,
+                   bool named = false) { t[n] = BuiltinArity{n, style, lo, hi, first, named}; };
     // METH_O: "len() takes exactly one argument (2 given)".
     for (const char *n : {"abs", "all", "any", "ascii", "bin", "callable", "chr", "hex", "id", "len", "oct", "ord",
                           "repr", "hash"})
-      t[n] = Count{Arity::ExactlyOne, 1, 1};
+      add(n, Arity::ExactlyOne, 1, 1);
     // _PyArg_CheckPositional: "divmod expected 2 arguments, got 3".
-    auto expected = [&](const char *n, size_t lo, size_t hi) { t[n] = Count{Arity::Expected, lo, hi}; };
-    expected("iter", 1, 2);
-    expected("next", 1, 2);
-    expected("sorted", 1, 1);
-    expected("min", 1, SIZE_MAX);
-    expected("max", 1, SIZE_MAX);
-    expected("divmod", 2, 2);
-    expected("isinstance", 2, 2);
-    expected("issubclass", 2, 2);
-    expected("getattr", 2, 3);
-    expected("setattr", 3, 3);
-    expected("hasattr", 2, 2);
-    expected("delattr", 2, 2);
-    expected("format", 1, 2);
-    expected("vars", 0, 1);
-    expected("dir", 0, 1);
-    expected("filter", 2, 2);
-    expected("reversed", 1, 1);
-    for (const char *n : {"float", "bool", "list", "tuple", "dict", "set", "frozenset"}) expected(n, 0, 1);
-    expected("slice", 1, 3);
-    expected("staticmethod", 1, 1);
-    expected("classmethod", 1, 1);
-    expected("super", 0, 2);
+    for (auto [n, lo, hi] : {std::tuple{"iter", 1, 2}, {"next", 1, 2}, {"sorted", 1, 1}, {"divmod", 2, 2},
+                             {"isinstance", 2, 2}, {"issubclass", 2, 2}, {"getattr", 2, 3}, {"setattr", 3, 3},
+                             {"hasattr", 2, 2}, {"delattr", 2, 2}, {"format", 1, 2}, {"vars", 0, 1}, {"dir", 0, 1},
+                             {"filter", 2, 2}, {"reversed", 1, 1}, {"float", 0, 1}, {"bool", 0, 1}, {"list", 0, 1},
+                             {"tuple", 0, 1}, {"dict", 0, 1}, {"set", 0, 1}, {"frozenset", 0, 1}, {"slice", 1, 3},
+                             {"staticmethod", 1, 1}, {"classmethod", 1, 1}})
+      add(n, Arity::Expected, size_t(lo), size_t(hi));
+    add("min", Arity::Expected, 1, SIZE_MAX);
+    add("max", Arity::Expected, 1, SIZE_MAX);
+    t["super"] = BuiltinArity{"super()", Arity::Expected, 0, 2};  // the one whose message has the parentheses
     // PyArg_ParseTupleAndKeywords: "round() takes at most 2 arguments (3 given)".
-    t["sum"] = Count{Arity::TakesAtMost, 1, 2};
-    t["round"] = Count{Arity::TakesAtMost, 1, 2, "number", true};
-    t["pow"] = Count{Arity::TakesAtMost, 2, 3, "base", true};
-    t["enumerate"] = Count{Arity::TakesAtMost, 1, 2, "iterable", false};
-    t["int"] = Count{Arity::TakesAtMost, 0, 2};
-    t["str"] = Count{Arity::TakesAtMost, 0, 3};
-    t["bytes"] = Count{Arity::TakesAtMost, 0, 3};
-    t["bytearray"] = Count{Arity::TakesAtMost, 0, 3};
-    t["globals"] = Count{Arity::NoArgs, 0, 0};
-    t["locals"] = Count{Arity::NoArgs, 0, 0};
+    add("sum", Arity::TakesAtMost, 1, 2);
+    add("round", Arity::TakesAtMost, 1, 2, "number", true);
+    add("pow", Arity::TakesAtMost, 2, 3, "base", true);
+    add("enumerate", Arity::TakesAtMost, 1, 2, "iterable");
+    add("int", Arity::TakesAtMost, 0, 2);
+    for (const char *n : {"str", "bytes", "bytearray"}) add(n, Arity::TakesAtMost, 0, 3);
+    add("globals", Arity::NoArgs, 0, 0);
+    add("locals", Arity::NoArgs, 0, 0);
+    add("map", Arity::Map, 2, SIZE_MAX);
     return t;
   }();
   return table;
@@ -136,22 +131,24 @@ const std::unordered_map<std::string_view, Count> &counts() {
 
 }  // namespace
 
-void checkBuiltinArity(Interpreter &in, std::string_view name, size_t n, size_t nkw) {
-  if (name == "map" && n < 2) in.raise("TypeError", "map() must have at least two arguments.");
+const BuiltinArity *builtinArity(std::string_view name) {
   auto it = counts().find(name);
-  if (it == counts().end()) return;
-  const Count &c = it->second;
+  return it == counts().end() ? nullptr : &it->second;
+}
+
+void checkBuiltinArity(Interpreter &in, const BuiltinArity &c, size_t n, size_t nkw) {
   // Keyword-capable parameters (sum's start, round's ndigits, ...) count
   // towards the upper bound as CPython's parser counts them.
   size_t total = c.style == Arity::TakesAtMost ? n + nkw : n;
   if (n >= c.min && total <= c.max) return;
   if (c.style == Arity::TakesAtMost && n < c.min && nkw > 0) return;  // given by keyword: the callee checks
   auto plural = [](size_t k) { return k == 1 ? "" : "s"; };
+  std::string_view name = c.name;
   switch (c.style) {
+  case Arity::Map: in.raise("TypeError", "map() must have at least two arguments.");
   case Arity::ExactlyOne: in.raise("TypeError", fmt::format("{}() takes exactly one argument ({} given)", name, n));
   case Arity::NoArgs: in.raise("TypeError", fmt::format("{}() takes no arguments ({} given)", name, n));
   case Arity::Expected:
-    if (name == "super") name = "super()";  // the one clinic function whose message has the parentheses
     if (c.min == c.max) in.raise("TypeError", fmt::format("{} expected {} argument{}, got {}", name, c.min, plural(c.min), n));
     if (n < c.min)
       in.raise("TypeError", fmt::format("{} expected at least {} argument{}, got {}", name, c.min, plural(c.min), n));

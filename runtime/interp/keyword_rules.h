@@ -17,9 +17,13 @@ namespace tfs::runtime {
 // Raises CPython's TypeError when `kw` holds a keyword `name` does not take.
 // Names without a rule (dict(), str.format, dict.update: any keyword) pass.
 void checkBuiltinKeywords(Interpreter &in, std::string_view name, const Kwargs &kw);
-// Raises CPython's TypeError when builtin `name` gets a positional-argument
-// count it does not take ("len() takes exactly one argument (2 given)",
-// "divmod expected 2 arguments, got 3"): n positional, nkw keyword arguments.
-void checkBuiltinArity(Interpreter &in, std::string_view name, size_t n, size_t nkw);
+// How many positional arguments builtin `name` takes (null: no rule),
+// looked up once when the builtin is made, not on every call.
+struct BuiltinArity;
+const BuiltinArity *builtinArity(std::string_view name);
+// Raises CPython's TypeError when a call passes a count the rule does not
+// take ("len() takes exactly one argument (2 given)", "divmod expected 2
+// arguments, got 3"): n positional, nkw keyword arguments.
+void checkBuiltinArity(Interpreter &in, const BuiltinArity &rule, size_t n, size_t nkw);
 
 }  // namespace tfs::runtime
