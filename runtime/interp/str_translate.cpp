@@ -4,9 +4,9 @@
 // dict, from two equal-length strings, and a third string of deletions.
 #include "frontend/literals.h"
 #include "runtime/interp/builtins.h"
-#include "runtime/interp/codecs.h"
 #include "runtime/interp/interpreter.h"
 #include "runtime/interp/str_translate.h"
+#include "runtime/interp/unicode_digits.h"
 
 #include <fmt/format.h>
 
@@ -18,11 +18,9 @@ namespace {
 std::vector<std::pair<uint32_t, std::string>> codePoints(const std::string &s) {
   std::vector<std::pair<uint32_t, std::string>> out;
   for (size_t i = 0; i < s.size();) {
-    size_t n = std::min(utf8SequenceLength(static_cast<unsigned char>(s[i])), s.size() - i);
-    uint32_t cp = n == 1 ? static_cast<unsigned char>(s[i]) : static_cast<unsigned char>(s[i]) & (0x7F >> n);
-    for (size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-    out.emplace_back(cp, s.substr(i, n));
-    i += n;
+    size_t start = i;
+    uint32_t cp = nextCodePoint(s, i);
+    out.emplace_back(cp, s.substr(start, i - start));
   }
   return out;
 }
