@@ -146,6 +146,16 @@ std::optional<Value> tfModuleLazyAttr(Interpreter &in, const std::string &name, 
       m->lazy = [](Interpreter &, const std::string &) -> std::optional<Value> { return std::nullopt; };
     return Value(m);
   }
+  // tf.compat.v1.initializers holds TF 1's initializer classes, whose
+  // defaults differ from Keras's (lib/tf/compat_v1/_tf_v1_initializers.tfs).
+  if (v1 && name == "initializers") {
+    auto m = make<ModuleObject>("tensorflow.compat.v1.initializers");
+    m->lazy = [](Interpreter &in, const std::string &n) {
+      in.importModule("tensorflow.compat.v1");  // installs "constant" (_tf_v1.tfs)
+      return preludeApi(in, "_tf_v1_initializers", "initializers_api", n);
+    };
+    return Value(m);
+  }
   for (const char *n : {"optimizers", "losses", "metrics", "initializers"})
     if (name == n)
       return in.getAttr(in.getAttr(importPreludeModule(in, "_keras"), "keras"), name);

@@ -82,35 +82,6 @@ struct VariableScopeObject : Object {
   }
 };
 
-// Initializers: callables (shape, dtype) -> eager tensor.
-Value initializer(Interpreter &in, const std::string &kind, double a, double b) {
-  return in.native(kind, [kind, a, b](Interpreter &in, Args args, const Kwargs &kw) -> Value {
-    std::vector<int64_t> shape;
-    Value s = args.empty() ? Value() : args[0];
-    for (const auto &[k, v] : kw) if (k == "shape") s = v;
-    if (!s.isNone()) for (auto &d : in.toList(s)) shape.push_back(in.toInt(d));
-    DType dt = DType::Float32;
-    for (const auto &[k, v] : kw) if (k == "dtype") dt = dtypeArg(in, v).value_or(dt);
-    if (args.size() > 1) dt = dtypeArg(in, args[1]).value_or(dt);
-    if (kind == "zeros" || kind == "ones" || kind == "constant")
-      return wrap(filledTensor(dt, shape, kind == "zeros" ? 0.0 : kind == "ones" ? 1.0 : a));
-    double fanIn = shape.size() >= 2 ? double(shape[shape.size() - 2]) : shape.empty() ? 1.0 : double(shape[0]);
-    double fanOut = shape.empty() ? 1.0 : double(shape.back());
-    double limit = kind == "glorot_uniform" ? std::sqrt(6.0 / std::max(1.0, fanIn + fanOut)) : b;
-    double lo = kind == "glorot_uniform" ? -limit : a;
-    static uint64_t seed = 12345;
-    ir::Attrs attrs{{"shape", shape}, {"dtype", dt}, {"seed", int64_t(seed++)}, {"seed2", int64_t(7)}};
-    if (kind == "random_normal") {
-      attrs["mean"] = a;
-      attrs["stddev"] = b;
-      return wrap(runKernel(OpKind::RandomNormal, {}, attrs)[0]);
-    }
-    attrs["minval"] = lo;
-    attrs["maxval"] = limit;
-    return wrap(runKernel(OpKind::RandomUniform, {}, attrs)[0]);
-  });
-}
-
 }  // namespace
 
 std::string v1VarCapture(Interpreter &in, GraphScope &g, VariableObject &v) {
@@ -254,9 +225,9 @@ void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf) {
         else for (auto &x : in.toList(args[1])) shape.push_back(x.isNone() ? -1 : in.toInt(x));
       }
       Value init = args[3];
-      if (init.isNone()) init = initializer(in, "glorot_uniform", 0, 0);
-      if (auto *cls = init.as<NativeFunction>(); cls && (cls->name == "zeros_initializer" || cls->name == "ones_initializer"))
-        init = in.call(init, {});
+      if (init.isNone())
+        init = in.call(in.getAttr(importPreludeModule(in, "_tf_v1_initializers"), "default_initializer"),
+                       std::vector<Value>{dtypeValue(d)});
       if (init.as<ClassObject>()) init = in.call(init, {});  // an initializer class, as TF instantiates it
       Value shapeList;
       {
@@ -300,19 +271,8 @@ void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf) {
       if (!v) raiseTf(in, "TypeError", "assign_add() expects a variable");
       return assignOp(in, *v, OpKind::AssignAddVariable, a[1]);
     });
-    def(*m, "constant_initializer", [](Interpreter &in, Args a, const Kwargs &kw) {
-      Value v = a.empty() ? opt(kw, "value") : a[0];
-      return initializer(in, "constant", v.isNone() ? 0.0 : in.toFloat(v), 0);
-    });
-    def(*m, "zeros_initializer", [](Interpreter &in, Args, const Kwargs &) { return initializer(in, "zeros", 0, 0); });
-    def(*m, "ones_initializer", [](Interpreter &in, Args, const Kwargs &) { return initializer(in, "ones", 0, 0); });
-    def(*m, "random_normal_initializer", [](Interpreter &in, Args a, const Kwargs &) {
-      return initializer(in, "random_normal", a.size() > 0 ? in.toFloat(a[0]) : 0.0, a.size() > 1 ? in.toFloat(a[1]) : 0.05);
-    });
-    def(*m, "random_uniform_initializer", [](Interpreter &in, Args a, const Kwargs &) {
-      return initializer(in, "random_uniform", a.size() > 0 ? in.toFloat(a[0]) : -0.05, a.size() > 1 ? in.toFloat(a[1]) : 0.05);
-    });
-    def(*m, "glorot_uniform_initializer", [](Interpreter &in, Args, const Kwargs &) { return initializer(in, "glorot_uniform", 0, 0); });
+    // The *_initializer classes are TF 1's (_tf_v1_initializers.tfs, installed
+    // with the OVERRIDES of _tf_v1.tfs).
     // gate_gradients, aggregation_method and colocate_gradients_with_ops
     // change how TF schedules the gradient ops, never their values.
     static const char *gradientsSig =
