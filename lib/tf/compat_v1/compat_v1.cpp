@@ -279,6 +279,9 @@ void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf) {
         "gradients(ys, xs, grad_ys=None, name='gradients', colocate_gradients_with_ops=False, "
         "gate_gradients=False, aggregation_method=None, stop_gradients=!None, unconnected_gradients='none')";
     m->scope->vars["gradients"] = nativeWithSignature(in, gradientsSig, [](Interpreter &in, const Bound &a) -> Value {
+      if (!currentGraph(in))
+        raiseTf(in, "RuntimeError",
+                "tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape instead.");
       GraphScope &g = requireGraph(in, "tf.gradients");
       auto listOf = [&](const Value &v) {
         return v.as<ListObject>() || v.as<TupleObject>() ? in.toList(v) : std::vector<Value>{v};
