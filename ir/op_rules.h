@@ -46,7 +46,7 @@ bool isNotDifferentiable(OpKind kind);
 #define TFS_CODEC_OP_CASES                                                                                    \
   case OpKind::DecodePng: case OpKind::DecodeJpeg: case OpKind::DecodeGif: case OpKind::DecodeBmp:            \
   case OpKind::DecodeImage: case OpKind::EncodePng: case OpKind::EncodeJpeg: case OpKind::ExtractJpegShape:   \
-  case OpKind::WriteFile
+  case OpKind::WriteFile: case OpKind::DecodeWav: case OpKind::EncodeWav
 TypeRule codecTypeRule(OpKind kind);
 const char *codecOpType(OpKind kind);
 

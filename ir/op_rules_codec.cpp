@@ -1,5 +1,5 @@
 // Type rules of the image codec ops (decode_png / jpeg / gif / bmp / image,
-// encode_png / jpeg, extract_jpeg_shape) and write_file: TF's shape
+// encode_png / jpeg, extract_jpeg_shape), the WAV codec and write_file: TF's shape
 // functions (DecodeImageShapeFn: [?, ?, channels], the channel count
 // unknown for channels=0; DecodeImage with expand_animations: unknown rank)
 // and the rank checks its kernels make, with their eager messages (TF runs
@@ -67,6 +67,22 @@ Types extractJpegShape(In in, const Attrs &attrs) {
   return {TensorType{d, Shape(std::vector<int64_t>{3})}};
 }
 
+// decode_wav(contents) {desired_channels, desired_samples}: TF's shape
+// function: a requested count is known, the file's is not.
+Types decodeWav(In in, const Attrs &attrs) {
+  requireContents(OpKind::DecodeWav, in);
+  int64_t channels = attrInt(attrs, "desired_channels", -1), samples = attrInt(attrs, "desired_samples", -1);
+  return {TensorType{DType::Float32, Shape(std::vector<int64_t>{samples >= 0 ? samples : -1,
+                                                                channels >= 0 ? channels : -1})},
+          TensorType{DType::Int32, scalar()}};
+}
+
+Types encodeWav(In in, const Attrs &) {
+  if (in[0].dtype != DType::Float32) throw dtypeMismatch(OpKind::EncodeWav, 0, DType::Float32, in[0].dtype);
+  if (in[1].dtype != DType::Int32) throw dtypeMismatch(OpKind::EncodeWav, 1, DType::Int32, in[1].dtype);
+  return {TensorType{DType::String, scalar()}};
+}
+
 Types writeFile(In in, const Attrs &) {
   if (in[0].dtype != DType::String) throw dtypeMismatch(OpKind::WriteFile, 0, DType::String, in[0].dtype);
   if (in[1].dtype != DType::String) throw dtypeMismatch(OpKind::WriteFile, 1, DType::String, in[1].dtype);
@@ -86,6 +102,8 @@ TypeRule codecTypeRule(OpKind k) {
   case OpKind::EncodeJpeg: return encodeJpeg;
   case OpKind::ExtractJpegShape: return extractJpegShape;
   case OpKind::WriteFile: return writeFile;
+  case OpKind::DecodeWav: return decodeWav;
+  case OpKind::EncodeWav: return encodeWav;
   default: return nullptr;
   }
 }
@@ -101,6 +119,8 @@ const char *codecOpType(OpKind k) {
   case OpKind::EncodeJpeg: return "EncodeJpeg";
   case OpKind::ExtractJpegShape: return "ExtractJpegShape";
   case OpKind::WriteFile: return "WriteFile";
+  case OpKind::DecodeWav: return "DecodeWav";
+  case OpKind::EncodeWav: return "EncodeWav";
   default: return "?";
   }
 }

@@ -47,6 +47,7 @@ void installStringHashesV1(Interpreter &in, ModuleObject &v1);
 // tf.raw_ops of the image colour ops, DecodeRaw / DecodePaddedRaw and
 // tf.io.decode_raw (image/image_bindings.cpp).
 void installImageOps(Interpreter &in, ModuleObject &tf);
+void installAudioOps(Interpreter &in, ModuleObject &tf);  // audio/audio_bindings.cpp: raw_ops.DecodeWav / EncodeWav
 // tf.TensorSpec (tensor_spec.cpp).
 void installTensorSpec(Interpreter &in, ModuleObject &tf);
 // tf.py_function / tf.numpy_function (py_function.cpp).

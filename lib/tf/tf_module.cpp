@@ -590,6 +590,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
   installStrings(in, *strings);
   installStringHashes(in, *tf, *strings);
   installImageOps(in, *tf);
+  installAudioOps(in, *tf);
   installPyFunction(in, *tf);
   installBitwise(in, *tf);
 

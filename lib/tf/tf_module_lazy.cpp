@@ -47,9 +47,10 @@ std::optional<Value> tfModuleLazyAttr(Interpreter &in, const std::string &name, 
   // (no effect eagerly or in a tf.function, whose ops run in order).
   for (const char *n : {"control_dependencies", "group", "no_op"})
     if (!v1 && name == n) return in.getAttr(in.importModule("tensorflow.compat.v1"), name);
-  // tf.image and tf.signal: module objects over their prelude tables.
+  // tf.image, tf.signal and tf.audio: module objects over their prelude tables.
   for (auto [module, prelude, table] : {std::tuple{"image", "_tf_image", "image_api"},
-                                         std::tuple{"signal", "_tf_signal", "signal_api"}}) {
+                                         std::tuple{"signal", "_tf_signal", "signal_api"},
+                                         std::tuple{"audio", "_tf_audio", "audio_api"}}) {
     if (name != module) continue;
     auto m = make<ModuleObject>(std::string("tensorflow.") + module);
     const char *file = prelude, *api = table;  // clang-14 cannot capture structured bindings

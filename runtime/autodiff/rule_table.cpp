@@ -35,6 +35,7 @@ constexpr OpKind kNotDifferentiable[] = {
     OpKind::ReadFile, OpKind::DecodeCsv, OpKind::ParseExampleDense, OpKind::DecodeRaw,
     OpKind::DecodePng, OpKind::DecodeJpeg, OpKind::DecodeGif, OpKind::DecodeBmp, OpKind::DecodeImage,
     OpKind::EncodePng, OpKind::EncodeJpeg, OpKind::ExtractJpegShape, OpKind::WriteFile,
+    OpKind::DecodeWav, OpKind::EncodeWav,
     OpKind::WriteSummary,
     OpKind::CollectiveAllReduce,
     OpKind::BitwiseAnd, OpKind::BitwiseOr, OpKind::BitwiseXor, OpKind::LeftShift, OpKind::RightShift,

@@ -48,6 +48,7 @@ void registerTensorArrayOps(KernelTable &t);
 void registerComplex(KernelTable &t);
 void registerIoOps(KernelTable &t);
 void registerDecodeRaw(KernelTable &t);  // decode_raw.cpp
+void registerAudioWav(KernelTable &t);  // audio_wav.cpp: decode_wav / encode_wav
 void registerImageColor(KernelTable &t);  // image_color.cpp: adjust_contrast/saturation/hue, rgb <-> hsv
 void registerExampleParsing(KernelTable &t);
 void registerCollectives(KernelTable &t);

@@ -34,6 +34,7 @@ const KernelTable &table() {
     registerIoOps(t);
     registerDecodeRaw(t);
     registerImageColor(t);
+    registerAudioWav(t);
     registerImageDecode(t);
     registerImageEncode(t);
     registerExampleParsing(t);
