@@ -261,3 +261,40 @@ print("Found 5 images belonging to 2 classes.")
 gray = np.stack([tree.standardize(tree.apply(load(f, "L"), tree.params((4, 6, 1)))) for f in files])
 show("gray", gray)
 print("sparse", [0.0, 0.0, 1.0, 1.0, 1.0])
+
+from PIL import ImageEnhance
+
+
+def brightness(x, factor, scale=True):
+    # Keras's apply_brightness_shift: array_to_img, ImageEnhance, img_to_array.
+    lo, hi = np.min(x), np.max(x)
+    local = (lo < 0) or (hi > 255)
+    a = np.asarray(x, dtype=np.float32)
+    if local or scale:
+        a = a - np.min(a)
+        if np.max(a) != 0:
+            a /= np.max(a)
+        a *= 255
+    a = a.astype("uint8")
+    im = Image.fromarray(a, "RGB") if a.shape[2] == 3 else Image.fromarray(a[:, :, 0], "L")
+    out = np.asarray(ImageEnhance.Brightness(im).enhance(factor), dtype=np.float32)
+    if out.ndim == 2:
+        out = out[:, :, None]
+    if not scale and local:
+        out = out / 255 * (hi - lo) + lo
+    return out
+
+
+pixels = ((np.arange(4 * 5 * 3) * 37) % 256).reshape(4, 5, 3).astype(np.float32)
+show("brightness 0.6", brightness(pixels, 0.6))
+show("brightness 1.7 unscaled", brightness(pixels, 1.7, scale=False))
+show("brightness wide range", brightness(pixels * 2 - 100, 0.8, scale=False))
+show("brightness gray", brightness(pixels[:, :, :1], 1.3))
+np.random.seed(9)
+show("random_brightness", brightness(pixels, np.random.uniform(0.5, 1.5)))
+np.random.seed(4)
+flip_h = (np.random.random() < 0.5) * True
+np.random.random()
+factor = np.random.uniform(0.2, 1.8)
+print("brightness param", "%.6g" % factor, flip_h)
+show("brightness transform", brightness(flip(pixels, 1) if flip_h else pixels, factor, scale=False))
