@@ -298,3 +298,24 @@ np.random.random()
 factor = np.random.uniform(0.2, 1.8)
 print("brightness param", "%.6g" % factor, flip_h)
 show("brightness transform", brightness(flip(pixels, 1) if flip_h else pixels, factor, scale=False))
+
+
+def load_small(path, mode):
+    im = Image.open(os.path.join("images", path)).convert(mode).resize((4, 3), Image.NEAREST)
+    a = np.asarray(im, dtype=np.float32)
+    return (a if a.ndim == 3 else a[:, :, None]) * np.float32(1 / 255.0)
+
+
+print("Found 3 validated image filenames belonging to 2 classes.")
+print({"dog": 0, "cat": 1}, [1, 0, 1], ["cats/a.png", "dogs/c.png", "dogs/e.png"])
+show("frame x", np.stack([load_small("cats/a.png", "RGB"), load_small("dogs/c.png", "RGB")]))
+show("frame y", [[0, 1], [1, 0]])
+show("frame w", [1.0, 2.0])
+print("Found 3 validated image filenames belonging to 3 classes.")
+print({"bird": 0, "cat": 1, "dog": 2}, ["dogs/c.png", "cats/b.png", "dogs/e.png"], [2, 0, 1])
+show("sparse y", [2, 0, 1])
+print("Found 4 validated image filenames.")
+show("raw y", [0.5, 1.5, 4.5])
+print("Found 4 validated image filenames.")
+show("multi x", np.stack([load_small("cats/a.png", "L"), load_small("dogs/c.png", "L")]))
+show("multi y", [[0.5, 1.5], [1.0, 2.0]])
