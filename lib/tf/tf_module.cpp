@@ -633,6 +633,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
       return in.getAttr(importPreludeModule(in, "_tf_distribute"), name);
     if (auto f = compositeApi(in, "nn_api", name)) return f;
     if (auto f = preludeApi(in, "_tf_ops_extra", "nn_api", name)) return f;
+    if (auto f = preludeApi(in, "_tf_nn_3d", "nn_api", name)) return f;
     return preludeApi(in, "_tf_math_extra", "nn_api", name);
   };
   // tf.linalg (prelude _tf_linalg); tf.gather_nd / slice / scatters /
