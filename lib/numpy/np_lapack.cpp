@@ -13,6 +13,7 @@
 #include "lib/tf/tf_lib.h"
 
 #include <cmath>
+#include <cstring>
 #include <fmt/format.h>
 
 extern "C" {
@@ -319,10 +320,42 @@ void svdTensors(Interpreter &in, const Tensor &a0, bool full, bool uv, Tensor &u
   });
 }
 
+// A stack of matrices: each one's factors, stacked along the leading dims.
+Value svdStack(Interpreter &in, const Tensor &a, bool full, bool uv) {
+  Shape lead(a.shape().begin(), a.shape().end() - 2);
+  int64_t m = a.shape()[a.rank() - 2], n = a.shape().back(), count = elementCount(lead);
+  std::vector<Tensor> us, ss, vhs;
+  for (int64_t k = 0; k < count; ++k) {
+    Tensor one = Tensor::empty(a.dtype(), {m, n}), u, s, vh;
+    std::memcpy(one.rawData(), static_cast<const char *>(a.rawData()) + k * m * n * int64_t(ir::dtypeSize(a.dtype())),
+                size_t(m * n) * ir::dtypeSize(a.dtype()));
+    svdTensors(in, one, full, uv, u, s, vh);
+    us.push_back(u);
+    ss.push_back(s);
+    vhs.push_back(vh);
+  }
+  auto stacked = [&](const std::vector<Tensor> &parts, Shape inner, DType d) {
+    Shape shape = lead;
+    shape.insert(shape.end(), inner.begin(), inner.end());
+    Tensor out = Tensor::empty(d, shape);
+    int64_t bytes = elementCount(inner) * int64_t(ir::dtypeSize(d));
+    for (size_t k = 0; k < parts.size(); ++k)
+      std::memcpy(static_cast<char *>(out.rawData()) + int64_t(k) * bytes, parts[k].rawData(), size_t(bytes));
+    return newArray(out);
+  };
+  DType d = ir::isFloating(a.dtype()) ? a.dtype() : DType::Float64;
+  int64_t k = std::min(m, n);
+  Value s = stacked(ss, {k}, d);
+  if (!uv) return s;
+  return in.tuple({stacked(us, {m, full ? m : k}, d), s, stacked(vhs, {full ? n : k, n}, d)});
+}
+
 Value svd(Interpreter &in, const Bound &b) {
   Tensor u, s, vh;
   bool uv = in.truth(b["compute_uv"]);
-  svdTensors(in, asTensor(in, b["a"]), in.truth(b["full_matrices"]), uv, u, s, vh);
+  Tensor a = asTensor(in, b["a"]);
+  if (a.rank() > 2 && a.dtype() != DType::String) return svdStack(in, a, in.truth(b["full_matrices"]), uv);
+  svdTensors(in, a, in.truth(b["full_matrices"]), uv, u, s, vh);
   if (!uv) return newArray(s);
   return in.tuple({newArray(u), newArray(s), newArray(vh)});
 }
@@ -486,6 +519,7 @@ Defs linalgModuleFunctions() {
   Defs defs;
   auto add = [&](const char *sig, SignedFn fn) { defs.push_back({sig, std::move(fn)}); };
   addLstsqFunctions(defs);
+  addQrEigFunctions(defs);
   add("inv(a)", inv);
   add("solve(a, b)", solve);
   add("det(a)", det);
