@@ -329,6 +329,11 @@ Value makeNumpyModule(Interpreter &in) {
       return Value(testing);
     }
     if (name == "polynomial") return polynomialModule(in);
+    if (name == "emath") {  // numpy.emath: lib/numpy/_np_emath.tfs
+      auto emath = make<ModuleObject>("numpy.emath");
+      emath->lazy = [](Interpreter &in, const std::string &n) { return preludeApi(in, "_np_emath", "emath_api", n); };
+      return Value(emath);
+    }
     if (auto v = preludeApi(in, "_np_extra", "numpy_api", name)) return v;
     // More of numpy's Python-level functions, one .tfs file per job.
     for (const char *module : {"_np_elementwise", "_np_select", "_np_bits", "_np_poly", "_np_index_tricks", "_np_misc",
