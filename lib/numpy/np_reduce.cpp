@@ -430,8 +430,9 @@ Value nanReduce(Interpreter &in, const Bound &a, ReduceOp op) {
   bool keep = in.truth(a["keepdims"]);
   if (op == ReduceOp::Sum || op == ReduceOp::Prod) {
     DType acc = dtypeParam(in, a["dtype"]).value_or(sumDType(in, x.t.dtype()));
-    Tensor filled = withoutNans(x.t, op == ReduceOp::Sum ? 0 : 1);
-    return storeOut(in, a["out"], reduceArray(cast(filled, acc), mask, op, x.mem, keep), opName(op));
+    double identity = op == ReduceOp::Sum ? 0 : 1;
+    Tensor filled = masked(cast(withoutNans(x.t, identity), acc), whereMask(in, a, x.t.shape()), identity);
+    return storeOut(in, a["out"], reduceArray(filled, mask, op, x.mem, keep), opName(op));
   }
   double fill = op == ReduceOp::Max ? -INFINITY : INFINITY;
   DType original = x.t.dtype();
@@ -458,9 +459,11 @@ Value nanMean(Interpreter &in, const Bound &a) {
   // numpy's nanmean sums float16 in float16 (np.sum), not float32 as np.mean does.
   std::optional<DType> requested = dtypeParam(in, a["dtype"]);
   DType acc = !requested && x.t.dtype() == DType::Float16 ? DType::Float16 : meanDType(in, x.t.dtype(), requested);
-  Tensor sum = reduceArray(cast(withoutNans(x.t, 0), acc), mask, ReduceOp::Sum, x.mem, keep);
+  auto where = whereMask(in, a, x.t.shape());
+  Tensor sum = reduceArray(masked(cast(withoutNans(x.t, 0), acc), where, 0), mask, ReduceOp::Sum, x.mem, keep);
   Tensor valid = Tensor::empty(DType::Int64, x.t.shape());
-  for (int64_t i = 0; i < x.t.numElements(); ++i) valid.data<int64_t>()[i] = !std::isnan(x.t.elementAsDouble(i));
+  for (int64_t i = 0; i < x.t.numElements(); ++i)
+    valid.data<int64_t>()[i] = !std::isnan(x.t.elementAsDouble(i)) && (!where || where->data<bool>()[i]);
   Tensor counts = reduceArray(valid, mask, ReduceOp::Sum, x.mem, keep);
   Tensor out = Tensor::empty(sum.dtype(), sum.shape());
   for (int64_t i = 0; i < sum.numElements(); ++i) {
@@ -576,14 +579,14 @@ void addReductionFunctions(Defs &defs) {
       [](Interpreter &in, const Bound &a) { return cumulative(in, a, true); });
   add("ptp(a, axis=None, out=None, keepdims=False)", ptp);
   add("count_nonzero(a, axis=None, *, keepdims=False)", countNonzero);
-  add("nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=!None, where=!True)",
+  add("nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=!None, where=True)",
       [](Interpreter &in, const Bound &a) { return nanReduce(in, a, ReduceOp::Sum); });
   add("nanmax(a, axis=None, out=None, keepdims=False, initial=!None, where=!True)",
       [](Interpreter &in, const Bound &a) { return nanReduce(in, a, ReduceOp::Max); });
   add("nanmin(a, axis=None, out=None, keepdims=False, initial=!None, where=!True)",
       [](Interpreter &in, const Bound &a) { return nanReduce(in, a, ReduceOp::Min); });
-  add("nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=!True)", nanMean);
-  add("nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=!None, where=!True)",
+  add("nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True)", nanMean);
+  add("nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=!None, where=True)",
       [](Interpreter &in, const Bound &a) { return nanReduce(in, a, ReduceOp::Prod); });
   add("nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=!True)",
       [](Interpreter &in, const Bound &a) { return nanVar(in, a, false); });

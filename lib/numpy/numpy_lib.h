@@ -49,6 +49,8 @@ struct MethodTableObject : Object {
 void installRandomGenerator(Interpreter &in, ModuleObject &random);
 // np.format_float_positional / format_float_scientific (np_format_float.cpp).
 void addFormatFloatFunctions(Defs &defs);
+// np.shares_memory / may_share_memory (np_memory_overlap.cpp).
+void addMemoryOverlapFunctions(Defs &defs);
 // numpy.fft's transforms (np_fft.cpp); fftfreq & co are lib/numpy/_np_fft.tfs.
 Defs fftModuleFunctions();
 // numpy.char: str methods over text arrays (np_char.cpp).

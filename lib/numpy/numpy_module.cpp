@@ -49,6 +49,7 @@ const Defs &allDefs() {
     addObjectCreation(d);
     addComplexFunctions(d);
     addFormatFloatFunctions(d);
+    addMemoryOverlapFunctions(d);
     return d;
   }();
   return defs;
