@@ -45,7 +45,8 @@ PYTHON_MODULES = [
     ("multiprocessing.util", "multiprocessing.util"),
 ]
 NUMPY_MODULES = [("numpy", "np"), ("numpy.linalg", "np.linalg"), ("numpy.random", "np.random"),
-                 ("numpy.fft", "np.fft"), ("numpy.testing", "np.testing")]
+                 ("numpy.fft", "np.fft"), ("numpy.testing", "np.testing"), ("numpy.polynomial", "np.polynomial"),
+                 ("numpy.polynomial.polynomial", "np.polynomial.polynomial")]
 
 # TF golden file stem -> (tfs module object name, how users spell it).
 TF_MODULES = [

@@ -275,6 +275,13 @@ Tensor asTensor(Interpreter &in, const Value &v, std::optional<DType> dtype) {
 
 std::optional<DType> dtypeParam(Interpreter &in, const Value &v) {
   if (v.isNone()) return std::nullopt;
+  // numpy's structured and subarray dtypes ([('a', 'i4'), ('b', 'f8')],
+  // {'names': ..., 'formats': ...}, 'i4,f8', (np.float32, (2,))): records
+  // tfs's arrays cannot hold.
+  auto *text = v.as<StrObject>();
+  if (v.as<ListObject>() || v.as<TupleObject>() || v.as<DictObject>() || (text && text->s.find(',') != std::string::npos))
+    in.raise("NotImplementedError",
+             fmt::format("structured dtypes (numpy record arrays) such as {} are not supported by tfs", in.repr(v)));
   if (isObjectDType(v))  // the functions that make object arrays check before they get here
     in.raise("NotImplementedError", "dtype=object (numpy object arrays) is not supported by tfs in this function");
   if (textDTypeParam(in, v)) return DType::String;  // 'U5', np.str_, ... (ndarray_text.h)

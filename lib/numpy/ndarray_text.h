@@ -43,6 +43,10 @@ Value textSource(Interpreter &in, const Value &arg, const Tensor &elements);
 Value textElement(Interpreter &in, const TensorObject &a, Value element);
 // A value written into a text array: its strings cut to the array's width.
 Value fitText(Interpreter &in, const TensorObject &a, const Value &v);
+// np.array / np.asarray of a Python sequence of strings mixed with numbers:
+// the text array numpy makes (np_mixed_text.cpp); nullopt for any other
+// argument.
+std::optional<Value> mixedTextArray(Interpreter &in, const Value &obj, std::optional<DType> dtype);
 // a.dtype of a text array: dtype('<U2') / dtype('S2').
 Value textDTypeValue(TextDType d);
 // astype between text and numbers (numbers print as Python's str does;

@@ -6,6 +6,7 @@
 // print identically.
 #include "ir/element_types.h"
 #include "lib/numpy/ndarray.h"
+#include "lib/numpy/ndarray_text.h"
 
 #include <cmath>
 #include <cstring>
@@ -35,9 +36,14 @@ Value array(Interpreter &in, const Bound &a) {
   TensorObject *src = ndarrayOf(obj);
   if (src && !in.truth(a["copy"]) && (!d || *d == src->eager.dtype()) && in.toInt(a["ndmin"]) <= int64_t(src->eager.rank()))
     return obj;
+  int64_t ndmin = in.toInt(a["ndmin"]);
+  if (std::optional<Value> mixed = mixedTextArray(in, obj, d)) {
+    if (ndmin > int64_t(mixed->as<TensorObject>()->eager.rank()))
+      in.raise("NotImplementedError", "np.array() argument 'ndmin' with strings mixed with numbers is not supported by tfs");
+    return *mixed;
+  }
   Tensor t = asTensor(in, obj, d);
   if (obj.as<TensorObject>() || obj.as<VariableObject>()) t = t.copy();  // never share the source's buffer
-  int64_t ndmin = in.toInt(a["ndmin"]);
   if (int64_t(t.rank()) < ndmin) {
     Shape s(size_t(ndmin - int64_t(t.rank())), 1);
     s.insert(s.end(), t.shape().begin(), t.shape().end());
@@ -52,6 +58,7 @@ Value asarray(Interpreter &in, const Bound &a) {
   if (TensorObject *src = ndarrayOf(a["a"]); src && (!d || *d == src->eager.dtype()) &&
                                               (src->eager.rank() > 0 || src->zeroDimArray))
     return a["a"];
+  if (std::optional<Value> mixed = mixedTextArray(in, a["a"], d)) return *mixed;
   return newArray(asTensor(in, a["a"], d));
 }
 

@@ -13,6 +13,8 @@
 #include "lib/tf/tf_lib.h"
 
 #include <cmath>
+#include <cstring>
+#include <set>
 #include <fmt/format.h>
 
 extern "C" {
@@ -113,7 +115,10 @@ Tensor squareStack(Interpreter &in, const Value &v, int64_t &n, int64_t &count) 
   n = a.shape().back();
   if (a.shape()[a.rank() - 2] != n) linAlgError(in, "Last 2 dimensions of the array must be square");
   if (a.dtype() == DType::String) in.raise("TypeError", "array type dtype('S') is unsupported in linalg");
-  if (!ir::isFloating(a.dtype())) a = cast(a, DType::Float64);
+  if (a.dtype() == DType::Float16) in.raise("TypeError", "array type float16 is unsupported in linalg");
+  // numpy computes every real type in double (its _commonType); float32
+  // results are cast back by linalgModuleFunctions' wrapper.
+  if (a.dtype() != DType::Float64) a = cast(a, DType::Float64);
   count = n ? a.numElements() / (n * n) : 0;
   return a;
 }
@@ -278,8 +283,22 @@ Value eigh(Interpreter &in, const Bound &b, bool vectors) {
 }
 
 // svd through ?gesdd: u, s, vh (reduced when full_matrices is False).
+void svdFloat64(Interpreter &in, const Tensor &a0, bool full, bool uv, Tensor &u, Tensor &s, Tensor &vh);
+
+// numpy's svd computes in double and returns float32 factors for float32
+// input (pinv and matrix_rank then work on those, as numpy's do).
 void svdTensors(Interpreter &in, const Tensor &a0, bool full, bool uv, Tensor &u, Tensor &s, Tensor &vh) {
-  Tensor a = ir::isFloating(a0.dtype()) ? a0 : cast(a0, DType::Float64);
+  if (a0.dtype() == DType::Float16) in.raise("TypeError", "array type float16 is unsupported in linalg");
+  svdFloat64(in, a0.dtype() == DType::Float64 ? a0 : cast(a0, DType::Float64), full, uv, u, s, vh);
+  if (a0.dtype() == DType::Float32) {
+    u = cast(u, DType::Float32);
+    s = cast(s, DType::Float32);
+    vh = cast(vh, DType::Float32);
+  }
+}
+
+void svdFloat64(Interpreter &in, const Tensor &a0, bool full, bool uv, Tensor &u, Tensor &s, Tensor &vh) {
+  Tensor a = a0;
   if (a.rank() != 2) in.raise("NotImplementedError", "svd() of arrays other than 2-d is not supported by tfs");
   int64_t m = a.shape()[0], n = a.shape()[1], k = std::min(m, n);
   int64_t ucols = full ? m : k, vrows = full ? n : k;
@@ -319,10 +338,42 @@ void svdTensors(Interpreter &in, const Tensor &a0, bool full, bool uv, Tensor &u
   });
 }
 
+// A stack of matrices: each one's factors, stacked along the leading dims.
+Value svdStack(Interpreter &in, const Tensor &a, bool full, bool uv) {
+  Shape lead(a.shape().begin(), a.shape().end() - 2);
+  int64_t m = a.shape()[a.rank() - 2], n = a.shape().back(), count = elementCount(lead);
+  std::vector<Tensor> us, ss, vhs;
+  for (int64_t k = 0; k < count; ++k) {
+    Tensor one = Tensor::empty(a.dtype(), {m, n}), u, s, vh;
+    std::memcpy(one.rawData(), static_cast<const char *>(a.rawData()) + k * m * n * int64_t(ir::dtypeSize(a.dtype())),
+                size_t(m * n) * ir::dtypeSize(a.dtype()));
+    svdTensors(in, one, full, uv, u, s, vh);
+    us.push_back(u);
+    ss.push_back(s);
+    vhs.push_back(vh);
+  }
+  auto stacked = [&](const std::vector<Tensor> &parts, Shape inner, DType d) {
+    Shape shape = lead;
+    shape.insert(shape.end(), inner.begin(), inner.end());
+    Tensor out = Tensor::empty(d, shape);
+    int64_t bytes = elementCount(inner) * int64_t(ir::dtypeSize(d));
+    for (size_t k = 0; k < parts.size(); ++k)
+      std::memcpy(static_cast<char *>(out.rawData()) + int64_t(k) * bytes, parts[k].rawData(), size_t(bytes));
+    return newArray(out);
+  };
+  DType d = ir::isFloating(a.dtype()) ? a.dtype() : DType::Float64;
+  int64_t k = std::min(m, n);
+  Value s = stacked(ss, {k}, d);
+  if (!uv) return s;
+  return in.tuple({stacked(us, {m, full ? m : k}, d), s, stacked(vhs, {full ? n : k, n}, d)});
+}
+
 Value svd(Interpreter &in, const Bound &b) {
   Tensor u, s, vh;
   bool uv = in.truth(b["compute_uv"]);
-  svdTensors(in, asTensor(in, b["a"]), in.truth(b["full_matrices"]), uv, u, s, vh);
+  Tensor a = asTensor(in, b["a"]);
+  if (a.rank() > 2 && a.dtype() != DType::String) return svdStack(in, a, in.truth(b["full_matrices"]), uv);
+  svdTensors(in, a, in.truth(b["full_matrices"]), uv, u, s, vh);
   if (!uv) return newArray(s);
   return in.tuple({newArray(u), newArray(s), newArray(vh)});
 }
@@ -480,12 +531,27 @@ Value matrixPower(Interpreter &in, const Bound &b) {
   return result;
 }
 
+// A result computed in double for float32 input, cast back (arrays, numpy
+// scalars, tuples of them).
+Value asFloat32(Interpreter &in, const Value &r) {
+  if (auto *t = r.as<TupleObject>()) {
+    std::vector<Value> items;
+    for (const Value &x : t->items) items.push_back(asFloat32(in, x));
+    return in.tuple(std::move(items));
+  }
+  TensorObject *a = ndarrayOf(r);
+  if (!a || a->eager.dtype() != DType::Float64) return r;
+  Tensor narrow = cast(a->eager, DType::Float32);
+  return a->eager.rank() == 0 && !a->zeroDimArray ? scalarOrArray(narrow) : newArray(narrow);
+}
+
 }  // namespace
 
 Defs linalgModuleFunctions() {
   Defs defs;
   auto add = [&](const char *sig, SignedFn fn) { defs.push_back({sig, std::move(fn)}); };
   addLstsqFunctions(defs);
+  addQrEigFunctions(defs);
   add("inv(a)", inv);
   add("solve(a, b)", solve);
   add("det(a)", det);
@@ -538,17 +604,26 @@ Defs linalgModuleFunctions() {
     return matmulValues(in, newArray(transposed(vh, {1, 0})), newArray(scaled));
   });
   // The LAPACK routines here are the real ones: a complex matrix is refused
-  // by name (norm, built on products, takes complex arrays).
+  // by name (norm, built on products, takes complex arrays). The routines
+  // that compute float32 input in double give float32 results, as numpy's
+  // result_t.
+  static const std::set<std::string> narrowed = {"inv", "solve", "det", "slogdet", "cholesky", "eigh", "eigvalsh"};
   for (Def &d : defs) {
     std::string sig = d.signature, name = sig.substr(0, sig.find('('));
     if (name == "norm") continue;
     std::string first = sig.substr(sig.find('(') + 1);
     first = first.substr(0, first.find_first_of(",)"));
     d.fn = [fn = d.fn, name, first](Interpreter &in, const Bound &b) {
-      for (const std::string &p : {first, std::string(name == "solve" ? "b" : "")})
-        if (!p.empty() && ir::isComplex(asTensor(in, b[p]).dtype()))
+      bool single = narrowed.count(name) > 0;
+      for (const std::string &p : {first, std::string(name == "solve" ? "b" : "")}) {
+        if (p.empty()) continue;
+        DType t = asTensor(in, b[p]).dtype();
+        if (ir::isComplex(t))
           in.raise("NotImplementedError", fmt::format("np.linalg.{} of a complex array is not supported by tfs", name));
-      return fn(in, b);
+        single = single && t == DType::Float32;
+      }
+      Value r = fn(in, b);
+      return single ? asFloat32(in, r) : r;
     };
   }
   return defs;

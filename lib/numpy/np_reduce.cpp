@@ -60,12 +60,56 @@ const char *opName(ReduceOp op) {
   return "";
 }
 
+// A reduction's where= mask broadcast to the array's shape; nullopt for
+// where=True (everything counts).
+std::optional<Tensor> whereMask(Interpreter &in, const Bound &a, const Shape &shape) {
+  const Value &w = a["where"];
+  if (w.isBool() && w.asBool()) return std::nullopt;
+  Tensor m = asTensor(in, w);
+  if (m.dtype() == DType::String) in.raise("TypeError", "Cannot cast array data from dtype('<U') to dtype('bool')");
+  m = cast(m, DType::Bool);
+  if (broadcastShapes(in, {m.shape(), shape}) != shape)
+    in.raise("ValueError", fmt::format("operands could not be broadcast together with shapes {} {}", shapeText(m.shape()),
+                                       shapeText(shape)));
+  return broadcastTo(m, shape);
+}
+
+// x with the elements outside the where= mask replaced by `fill` (the
+// reduction's identity or initial value): numpy's masked loop skips them.
+// (numpy adds each run of unmasked elements pairwise; with the masked
+// elements as zeros the pairwise blocks differ, so float sums of more than
+// eight elements may differ from numpy's in the last bit.)
+Tensor masked(const Tensor &x, const std::optional<Tensor> &where, double fill) {
+  if (!where) return x;
+  Tensor out = x.copy();
+  const bool *keep = where->data<bool>();
+  numpy::visitElementType(x.dtype(), [&](auto tag) {
+    using T = decltype(tag);
+    if constexpr (!std::is_same_v<T, std::string>) {
+      T *p = out.data<T>();
+      for (int64_t i = 0; i < out.numElements(); ++i)
+        if (!keep[i]) p[i] = ir::numericCast<double, T>(fill);
+    }
+  });
+  return out;
+}
+
+// How many elements of each reduced slice the where= mask keeps.
+Tensor keptCounts(const std::optional<Tensor> &where, const Shape &shape, const std::vector<bool> &mask, const Shape &mem,
+                  bool keepdims) {
+  Tensor ones = Tensor::empty(DType::Int64, shape);
+  for (int64_t i = 0; i < ones.numElements(); ++i) ones.data<int64_t>()[i] = where ? where->data<bool>()[i] : 1;
+  return reduceArray(ones, mask, ReduceOp::Sum, mem, keepdims);
+}
+
 Value sumLike(Interpreter &in, const Bound &a, ReduceOp op) {
   Input x = input(in, a["a"]);
   std::optional<DType> d = dtypeParam(in, a["dtype"]);
   DType acc = d.value_or(sumDType(in, x.t.dtype()));
   auto mask = axisMask(in, a["axis"], x.t.rank());
-  Tensor r = reduceArray(cast(x.t, acc), mask, op, x.mem, in.truth(a["keepdims"]), initialParam(in, a));
+  auto where = whereMask(in, a, x.t.shape());
+  Tensor r = reduceArray(masked(cast(x.t, acc), where, op == ReduceOp::Sum ? 0 : 1), mask, op, x.mem,
+                         in.truth(a["keepdims"]), initialParam(in, a));
   return storeOut(in, a["out"], r, opName(op));
 }
 
@@ -74,9 +118,14 @@ Value extremum(Interpreter &in, const Bound &a, ReduceOp op) {
   if (x.t.dtype() == DType::String) in.raise("TypeError", "cannot perform reduce with flexible type");
   auto mask = axisMask(in, a["axis"], x.t.rank());
   auto init = initialParam(in, a);
+  auto where = whereMask(in, a, x.t.shape());
+  if (where && !init)
+    in.raise("ValueError", fmt::format("reduction operation '{}' does not have an identity, so to use a where mask one "
+                                       "has to specify 'initial'",
+                                       opName(op)));
   if (reducedCount(x.t.shape(), mask) == 0 && !init)
     in.raise("ValueError", fmt::format("zero-size array to reduction operation {} which has no identity", opName(op)));
-  Tensor r = reduceArray(x.t, mask, op, x.mem, in.truth(a["keepdims"]), init);
+  Tensor r = reduceArray(masked(x.t, where, init.value_or(0)), mask, op, x.mem, in.truth(a["keepdims"]), init);
   return storeOut(in, a["out"], r, opName(op));
 }
 
@@ -85,6 +134,7 @@ Value logical(Interpreter &in, const Bound &a, ReduceOp op) {
   auto mask = axisMask(in, a["axis"], x.t.rank());
   Tensor b = x.t.dtype() == DType::String ? Tensor() : cast(x.t, DType::Bool);
   if (!b.valid()) in.raise("TypeError", "cannot perform reduce with flexible type");
+  b = masked(b, whereMask(in, a, x.t.shape()), op == ReduceOp::All ? 1 : 0);
   Tensor r = reduceArray(b, mask, op, x.mem, in.truth(a["keepdims"]));
   return storeOut(in, a["out"], r, opName(op));
 }
@@ -113,6 +163,37 @@ Tensor divideBy(const Tensor &sum, double count, bool scalar) {
   return out;
 }
 
+// sum / counts elementwise, as numpy's _mean divides when where= makes the
+// count an array (true_divide by an intp array: float64 division, cast
+// back). An empty slice gives NaN with numpy's warning.
+Tensor divideByCounts(Interpreter &in, const Tensor &sum, const Tensor &counts) {
+  Tensor out = Tensor::empty(sum.dtype(), sum.shape());
+  bool empty = false;
+  for (int64_t i = 0; i < sum.numElements(); ++i) {
+    int64_t c = counts.data<int64_t>()[i];
+    empty |= c <= 0;
+    Tensor one = Tensor::empty(sum.dtype(), {});
+    numpy::visitElementType(sum.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (!std::is_same_v<T, std::string>) one.data<T>()[0] = sum.data<T>()[i];
+    });
+    one = divideBy(one, double(c), true);
+    numpy::visitElementType(sum.dtype(), [&](auto tag) {
+      using T = decltype(tag);
+      if constexpr (!std::is_same_v<T, std::string>) out.data<T>()[i] = one.data<T>()[0];
+    });
+  }
+  if (empty) {
+    frontend::SourceSpan here = in.currentSpan();
+    Value warnings = in.importModule("warnings");
+    in.restoreSpan(here);
+    in.call(in.getAttr(warnings, "warn"),
+            std::vector<Value>{in.str("Mean of empty slice."), in.builtins()->vars["RuntimeWarning"]});
+    in.restoreSpan(here);
+  }
+  return out;
+}
+
 // numpy's _mean / _var accumulate ints in float64 and float16 in float32
 // (the result is cast back to float16).
 DType meanDType(Interpreter &in, DType d, std::optional<DType> requested) {
@@ -127,9 +208,10 @@ Value mean(Interpreter &in, const Bound &a) {
   DType acc = meanDType(in, x.t.dtype(), dtypeParam(in, a["dtype"]));
   auto mask = axisMask(in, a["axis"], x.t.rank());
   bool keepdims = in.truth(a["keepdims"]);
-  Tensor sum = reduceArray(cast(x.t, acc), mask, ReduceOp::Sum, x.mem, keepdims);
-  double n = double(reducedCount(x.t.shape(), mask));
-  Tensor r = divideBy(sum, n, sum.rank() == 0);
+  auto where = whereMask(in, a, x.t.shape());
+  Tensor sum = reduceArray(masked(cast(x.t, acc), where, 0), mask, ReduceOp::Sum, x.mem, keepdims);
+  Tensor r = where ? divideByCounts(in, sum, keptCounts(where, x.t.shape(), mask, x.mem, keepdims))
+                   : divideBy(sum, double(reducedCount(x.t.shape(), mask)), sum.rank() == 0);
   if (a.isNone("dtype")) r = narrowLike(r, x.t.dtype());
   return storeOut(in, a["out"], r, "true_divide");
 }
@@ -142,9 +224,11 @@ Tensor variance(Interpreter &in, const Bound &a, Input &x, std::vector<bool> &ma
   bool complex = ir::isComplex(x.t.dtype());
   if (!requested && !ir::isFloating(x.t.dtype()) && !complex) requested = DType::Float64;
   DType acc = requested.value_or(x.t.dtype());
-  Tensor meanSum = reduceArray(cast(x.t, acc), mask, ReduceOp::Sum, x.mem, true);
+  auto where = whereMask(in, a, x.t.shape());
+  Tensor meanSum = reduceArray(masked(cast(x.t, acc), where, 0), mask, ReduceOp::Sum, x.mem, true);
   double n = double(reducedCount(x.t.shape(), mask));
-  Tensor m = divideBy(meanSum, n, false);
+  Tensor m = where ? divideByCounts(in, meanSum, keptCounts(where, x.t.shape(), mask, x.mem, true))
+                   : divideBy(meanSum, n, false);
   DType devType = promoteTypes(x.t.dtype(), m.dtype());
   Tensor xs = cast(x.t, devType), ms = broadcastTo(cast(m, devType), x.t.shape());
   // A complex deviation d counts as |d|^2 = re*re + im*im in the real type
@@ -168,9 +252,17 @@ Tensor variance(Interpreter &in, const Bound &a, Input &x, std::vector<bool> &ma
       }
     }
   });
-  Tensor sq = reduceArray(complex ? dev : cast(dev, requested.value_or(devType)), mask, ReduceOp::Sum, x.mem,
-                          in.truth(a["keepdims"]));
-  double count = std::max(n - double(in.toInt(a["ddof"])), 0.0);
+  bool keepdims = in.truth(a["keepdims"]);
+  Tensor sq = reduceArray(masked(complex ? dev : cast(dev, requested.value_or(devType)), where, 0), mask, ReduceOp::Sum,
+                          x.mem, keepdims);
+  int64_t ddof = in.toInt(a["ddof"]);
+  if (where) {
+    Tensor counts = keptCounts(where, x.t.shape(), mask, x.mem, keepdims);
+    for (int64_t i = 0; i < counts.numElements(); ++i)
+      counts.data<int64_t>()[i] = std::max<int64_t>(counts.data<int64_t>()[i] - ddof, 0);
+    return divideByCounts(in, sq, counts);
+  }
+  double count = std::max(n - double(ddof), 0.0);
   return divideBy(sq, count, sq.rank() == 0);
 }
 
@@ -338,8 +430,9 @@ Value nanReduce(Interpreter &in, const Bound &a, ReduceOp op) {
   bool keep = in.truth(a["keepdims"]);
   if (op == ReduceOp::Sum || op == ReduceOp::Prod) {
     DType acc = dtypeParam(in, a["dtype"]).value_or(sumDType(in, x.t.dtype()));
-    Tensor filled = withoutNans(x.t, op == ReduceOp::Sum ? 0 : 1);
-    return storeOut(in, a["out"], reduceArray(cast(filled, acc), mask, op, x.mem, keep), opName(op));
+    double identity = op == ReduceOp::Sum ? 0 : 1;
+    Tensor filled = masked(cast(withoutNans(x.t, identity), acc), whereMask(in, a, x.t.shape()), identity);
+    return storeOut(in, a["out"], reduceArray(filled, mask, op, x.mem, keep), opName(op));
   }
   double fill = op == ReduceOp::Max ? -INFINITY : INFINITY;
   DType original = x.t.dtype();
@@ -366,9 +459,11 @@ Value nanMean(Interpreter &in, const Bound &a) {
   // numpy's nanmean sums float16 in float16 (np.sum), not float32 as np.mean does.
   std::optional<DType> requested = dtypeParam(in, a["dtype"]);
   DType acc = !requested && x.t.dtype() == DType::Float16 ? DType::Float16 : meanDType(in, x.t.dtype(), requested);
-  Tensor sum = reduceArray(cast(withoutNans(x.t, 0), acc), mask, ReduceOp::Sum, x.mem, keep);
+  auto where = whereMask(in, a, x.t.shape());
+  Tensor sum = reduceArray(masked(cast(withoutNans(x.t, 0), acc), where, 0), mask, ReduceOp::Sum, x.mem, keep);
   Tensor valid = Tensor::empty(DType::Int64, x.t.shape());
-  for (int64_t i = 0; i < x.t.numElements(); ++i) valid.data<int64_t>()[i] = !std::isnan(x.t.elementAsDouble(i));
+  for (int64_t i = 0; i < x.t.numElements(); ++i)
+    valid.data<int64_t>()[i] = !std::isnan(x.t.elementAsDouble(i)) && (!where || where->data<bool>()[i]);
   Tensor counts = reduceArray(valid, mask, ReduceOp::Sum, x.mem, keep);
   Tensor out = Tensor::empty(sum.dtype(), sum.shape());
   for (int64_t i = 0; i < sum.numElements(); ++i) {
@@ -457,23 +552,23 @@ Value nanArgExtreme(Interpreter &in, const Bound &a, bool isMax) {
 
 void addReductionFunctions(Defs &defs) {
   auto add = [&](const char *sig, SignedFn fn) { defs.push_back({sig, std::move(fn)}); };
-  add("sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=!True)",
+  add("sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True)",
       [](Interpreter &in, const Bound &a) { return sumLike(in, a, ReduceOp::Sum); });
-  add("prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=!True)",
+  add("prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=None, where=True)",
       [](Interpreter &in, const Bound &a) { return sumLike(in, a, ReduceOp::Prod); });
-  for (const char *sig : {"max(a, axis=None, out=None, keepdims=False, initial=None, where=!True)",
-                          "amax(a, axis=None, out=None, keepdims=False, initial=None, where=!True)"})
+  for (const char *sig : {"max(a, axis=None, out=None, keepdims=False, initial=None, where=True)",
+                          "amax(a, axis=None, out=None, keepdims=False, initial=None, where=True)"})
     add(sig, [](Interpreter &in, const Bound &a) { return extremum(in, a, ReduceOp::Max); });
-  for (const char *sig : {"min(a, axis=None, out=None, keepdims=False, initial=None, where=!True)",
-                          "amin(a, axis=None, out=None, keepdims=False, initial=None, where=!True)"})
+  for (const char *sig : {"min(a, axis=None, out=None, keepdims=False, initial=None, where=True)",
+                          "amin(a, axis=None, out=None, keepdims=False, initial=None, where=True)"})
     add(sig, [](Interpreter &in, const Bound &a) { return extremum(in, a, ReduceOp::Min); });
-  add("all(a, axis=None, out=None, keepdims=False, *, where=!True)",
+  add("all(a, axis=None, out=None, keepdims=False, *, where=True)",
       [](Interpreter &in, const Bound &a) { return logical(in, a, ReduceOp::All); });
-  add("any(a, axis=None, out=None, keepdims=False, *, where=!True)",
+  add("any(a, axis=None, out=None, keepdims=False, *, where=True)",
       [](Interpreter &in, const Bound &a) { return logical(in, a, ReduceOp::Any); });
-  add("mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=!True)", mean);
-  add("var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=!True)", var);
-  add("std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=!True)", stddev);
+  add("mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True)", mean);
+  add("var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True)", var);
+  add("std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True)", stddev);
   add("argmax(a, axis=None, out=None, *, keepdims=False)",
       [](Interpreter &in, const Bound &a) { return argExtreme(in, a, true); });
   add("argmin(a, axis=None, out=None, *, keepdims=False)",
@@ -484,14 +579,14 @@ void addReductionFunctions(Defs &defs) {
       [](Interpreter &in, const Bound &a) { return cumulative(in, a, true); });
   add("ptp(a, axis=None, out=None, keepdims=False)", ptp);
   add("count_nonzero(a, axis=None, *, keepdims=False)", countNonzero);
-  add("nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=!None, where=!True)",
+  add("nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=!None, where=True)",
       [](Interpreter &in, const Bound &a) { return nanReduce(in, a, ReduceOp::Sum); });
   add("nanmax(a, axis=None, out=None, keepdims=False, initial=!None, where=!True)",
       [](Interpreter &in, const Bound &a) { return nanReduce(in, a, ReduceOp::Max); });
   add("nanmin(a, axis=None, out=None, keepdims=False, initial=!None, where=!True)",
       [](Interpreter &in, const Bound &a) { return nanReduce(in, a, ReduceOp::Min); });
-  add("nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=!True)", nanMean);
-  add("nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=!None, where=!True)",
+  add("nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True)", nanMean);
+  add("nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=!None, where=True)",
       [](Interpreter &in, const Bound &a) { return nanReduce(in, a, ReduceOp::Prod); });
   add("nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=!True)",
       [](Interpreter &in, const Bound &a) { return nanVar(in, a, false); });

@@ -197,6 +197,12 @@ void installTypes(Interpreter &in, ModuleObject &np) {
   for (const char *n : {"generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact", "floating",
                         "flexible", "character"})
     vars[n] = Value(Ref<Object>(numpyAbstractClass(n)));
+  // np.True_ / np.False_: the numpy bool scalars.
+  for (bool b : {true, false}) {
+    Tensor t = Tensor::empty(DType::Bool, {});
+    t.data<bool>()[0] = b;
+    vars[b ? "True_" : "False_"] = scalarOrArray(t);
+  }
   vars["dtype"] = nativeWithSignature(in, "dtype(dtype, align=!False, copy=!False)", [](Interpreter &in, const Bound &b) {
     if (auto *d = b["dtype"].as<NumpyDTypeObject>()) return Value(Ref<Object>(d));
     if (isObjectDType(b["dtype"])) return objectDTypeValue();

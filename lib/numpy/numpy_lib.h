@@ -20,6 +20,8 @@ void addTextFunctions(Defs &defs);
 void addPartitionFunctions(Defs &defs);
 // np.linalg.lstsq / eigvals (np_lstsq.cpp), added to numpy.linalg's table.
 void addLstsqFunctions(Defs &defs);
+// np.linalg.qr / eig (np_qr_eig.cpp), added to numpy.linalg's table.
+void addQrEigFunctions(Defs &defs);
 // np.pad, np.rot90 (np_pad.cpp).
 void addPadFunctions(Defs &defs);
 // np.convolve, np.correlate, np.cov, np.corrcoef (np_correlate.cpp).
@@ -45,6 +47,12 @@ struct MethodTableObject : Object {
 
 // numpy.random.default_rng and Generator (np_generator.cpp).
 void installRandomGenerator(Interpreter &in, ModuleObject &random);
+// np.format_float_positional / format_float_scientific (np_format_float.cpp).
+void addFormatFloatFunctions(Defs &defs);
+// np.shares_memory / may_share_memory (np_memory_overlap.cpp).
+void addMemoryOverlapFunctions(Defs &defs);
+// numpy.fft's transforms (np_fft.cpp); fftfreq & co are lib/numpy/_np_fft.tfs.
+Defs fftModuleFunctions();
 // numpy.char: str methods over text arrays (np_char.cpp).
 Value makeCharModule(Interpreter &in);
 // numpy.linalg.LinAlgError of this run.

@@ -48,6 +48,8 @@ const Defs &allDefs() {
     addObjectFunctions(d);
     addObjectCreation(d);
     addComplexFunctions(d);
+    addFormatFloatFunctions(d);
+    addMemoryOverlapFunctions(d);
     return d;
   }();
   return defs;
@@ -117,6 +119,7 @@ std::optional<Value> objectAwareAttribute(Interpreter &in, TensorObject &a, cons
 
 std::optional<Value> hookGetAttr(Interpreter &in, TensorObject &a, const std::string &name) {
   if (isProtocolDunder(name)) return std::nullopt;  // the interpreter's (hasattr(a, "__len__") is True)
+  if (name == "__call__") return std::nullopt;       // arrays and numpy scalars are not callable
   if (std::optional<Value> r = objectAwareAttribute(in, a, name)) return r;
   try {
     std::optional<Value> r = ndarrayAttribute(in, a, name);
@@ -234,6 +237,27 @@ void expiredAlias(Interpreter &in, const std::string &name) {
                        name, it->second));
 }
 
+// numpy.polynomial: the power series (numpy.polynomial.polynomial and the
+// Polynomial class, lib/numpy/_np_polynomial*.tfs) and polyutils' helpers;
+// numpy's other bases are names the public-name tables report.
+Value polynomialModule(Interpreter &in) {
+  auto submodule = [&](const char *name, const char *table) {
+    auto m = make<ModuleObject>(name);
+    m->lazy = [table](Interpreter &in, const std::string &n) -> std::optional<Value> {
+      if (auto v = preludeApi(in, "_np_polynomial", table, n)) return v;
+      return preludeApi(in, "_np_polynomial_class", "polynomial_api", n);
+    };
+    return m;
+  };
+  auto poly = make<ModuleObject>("numpy.polynomial");
+  poly->scope->vars["polynomial"] = Value(submodule("numpy.polynomial.polynomial", "polynomial_functions"));
+  poly->scope->vars["polyutils"] = Value(submodule("numpy.polynomial.polyutils", "polyutils_functions"));
+  poly->lazy = [](Interpreter &in, const std::string &n) {
+    return preludeApi(in, "_np_polynomial_class", "polynomial_api", n);
+  };
+  return Value(poly);
+}
+
 }  // namespace
 
 const Def *findFunction(const std::string &name) {
@@ -275,12 +299,20 @@ Value makeNumpyModule(Interpreter &in) {
   auto linalg = make<ModuleObject>("numpy.linalg");
   defineAll(in, *linalg, linalgModuleFunctions());
   linalg->scope->vars["LinAlgError"] = Value(numpyLinAlgError(in));
+  // numpy's Python-level linalg functions (cond, multi_dot, tensorsolve,
+  // tensorinv): lib/numpy/_np_linalg.tfs.
+  linalg->lazy = [](Interpreter &in, const std::string &n) { return preludeApi(in, "_np_linalg", "linalg_api", n); };
   np->scope->vars["linalg"] = linalg;
 
   auto random = make<ModuleObject>("numpy.random");
   np->scope->vars["random"] = random;
   installNumpyRandom(in, *random);
   installRandomGenerator(in, *random);
+
+  auto fft = make<ModuleObject>("numpy.fft");
+  defineAll(in, *fft, fftModuleFunctions());
+  fft->lazy = [](Interpreter &in, const std::string &n) { return preludeApi(in, "_np_fft", "fft_api", n); };
+  np->scope->vars["fft"] = fft;
 
   Value chars = makeCharModule(in);
   np->scope->vars["char"] = chars;
@@ -297,9 +329,16 @@ Value makeNumpyModule(Interpreter &in) {
       };
       return Value(testing);
     }
+    if (name == "polynomial") return polynomialModule(in);
+    if (name == "emath") {  // numpy.emath: lib/numpy/_np_emath.tfs
+      auto emath = make<ModuleObject>("numpy.emath");
+      emath->lazy = [](Interpreter &in, const std::string &n) { return preludeApi(in, "_np_emath", "emath_api", n); };
+      return Value(emath);
+    }
     if (auto v = preludeApi(in, "_np_extra", "numpy_api", name)) return v;
     // More of numpy's Python-level functions, one .tfs file per job.
-    for (const char *module : {"_np_elementwise", "_np_select", "_np_bits", "_np_poly", "_np_index_tricks", "_np_misc"})
+    for (const char *module : {"_np_elementwise", "_np_select", "_np_bits", "_np_poly", "_np_index_tricks", "_np_misc",
+                               "_np_more"})
       if (auto v = preludeApi(in, module, "numpy_api", name)) return asUfunc(name, *v);
     expiredAlias(in, name);
     return std::nullopt;
@@ -308,6 +347,7 @@ Value makeNumpyModule(Interpreter &in) {
   installUfuncObjects(in, *np);  // after: the objects wrap the error-translating functions
   raiseNumpyErrors(*chars.as<ModuleObject>());
   raiseNumpyErrors(*linalg);
+  raiseNumpyErrors(*fft);
   raiseNumpyErrors(*random);
   return np;
 }
