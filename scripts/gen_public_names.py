@@ -9,9 +9,10 @@ name the real module has but tfs lacks say "... is not supported by tfs"
       tfs provides, read from this interpreter.
   /usr/bin/python3 scripts/gen_public_names.py pandas
       pandas 1.5's pd (Debian's python3-pandas).
-  /usr/bin/python3 scripts/gen_public_names.py keras DIR
+  /usr/bin/python3 scripts/gen_public_names.py keras DIR [v1]
       Keras 2.15's API golden files (DIR holds tensorflow.keras.*.pbtxt, e.g.
-      `git archive v2.15.0 tf_keras/api/golden/v2` of keras-team/tf-keras).
+      `git archive v2.15.0 tf_keras/api/golden/v2` of keras-team/tf-keras;
+      golden/v1 with v1: tf.compat.v1.keras).
   /usr/bin/python3 scripts/gen_public_names.py tf DIR [v1]
       TensorFlow's API golden files (tensorflow/tools/api/golden/v2, or v1
       for tf.compat.v1) for the submodules in TF_MODULES.
@@ -141,8 +142,12 @@ def gen_golden(folder, golden_dir, prefix, modules, object_prefix, shown_prefix,
 
 def main(argv):
     if argv[:1] == ["keras"]:
-        gen_golden("lib/tf", argv[1], "tensorflow.keras", KERAS_MODULES, "keras.api._v2.keras", "tf.keras",
-                   "Keras 2.15's API golden")
+        if argv[2:3] == ["v1"]:
+            gen_golden("lib/tf", argv[1], "tensorflow.keras", KERAS_MODULES, "keras.api._v1.keras",
+                       "tf.compat.v1.keras", "Keras 2.15's v1 API golden")
+        else:
+            gen_golden("lib/tf", argv[1], "tensorflow.keras", KERAS_MODULES, "keras.api._v2.keras", "tf.keras",
+                       "Keras 2.15's API golden")
         return
     if argv[:1] == ["tf"]:
         if argv[2:3] == ["v1"]:

@@ -135,7 +135,8 @@ std::optional<Value> tfModuleLazyAttr(Interpreter &in, const std::string &name, 
   // tf.keras is the Keras 2.15 namespace the .tfs Keras files assemble
   // (lib/tf/keras/_keras.tfs); tf.optimizers / losses / metrics /
   // initializers are its submodules, as in TF 2.15.
-  if (name == "keras") return in.getAttr(importPreludeModule(in, "_keras"), "keras");
+  // tf.compat.v1.keras is Keras's v1 API (lib/tf/keras/_keras_v1.tfs).
+  if (name == "keras") return in.getAttr(importPreludeModule(in, v1 ? "_keras_v1" : "_keras"), "keras");
   // tf.compat.v1.losses is TF1's (lib/tf/compat_v1/_tf_v1_losses.tfs), not
   // Keras's; TF1's streaming tf.compat.v1.metrics are refused by name
   // (lib/tf/public_names/tensorflow.compat.v1.metrics.names).

@@ -6,15 +6,23 @@
 #include "runtime/interp/signature.h"
 #include "runtime/kernels/kernels.h"
 #include "lib/tf/compat_v1/compat_v1.h"
+#include "lib/tf/compat_v1/variable_store_hook.h"
 #include "runtime/tf/trace_report.h"
 
 #include <fmt/format.h>
+#include <map>
 
 namespace tfs::runtime::tf {
 
 using ir::OpKind;
 
 namespace {
+
+// The track_tf1_style_variables store in use per context (variable_store_hook.h).
+Value &v1VariableStore(Interpreter &in) {
+  static std::map<const TfContext *, Value> stores;
+  return stores[&ctx(in)];
+}
 
 GraphScope &requireGraph(Interpreter &in, const char *what) {
   GraphScope *g = currentGraph(in);
@@ -121,6 +129,13 @@ Value opt(const Kwargs &kw, const std::string &name) {
 
 }  // namespace
 
+Value setV1VariableStore(Interpreter &in, const Value &store) {
+  Value &slot = v1VariableStore(in);
+  Value previous = slot;
+  slot = store;
+  return previous;
+}
+
 void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf) {
   auto def = [&](ModuleObject &m, const std::string &name, NativeFn fn) { m.scope->vars[name] = in.native(name, std::move(fn)); };
   for (ModuleObject *m : {&v1}) {
@@ -197,9 +212,9 @@ void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf) {
       return s;
     });
     static const char *getVariableSig =
-        "get_variable(name, shape=None, dtype=None, initializer=None, regularizer=!None, trainable=None, "
+        "get_variable(name, shape=None, dtype=None, initializer=None, regularizer=None, trainable=None, "
         "collections=!None, caching_device=None, partitioner=!None, validate_shape=True, use_resource=None, "
-        "custom_getter=!None, constraint=!None, synchronization=None, aggregation=None)";
+        "custom_getter=!None, constraint=None, synchronization=None, aggregation=None)";
     m->scope->vars["get_variable"] = nativeWithSignature(in, getVariableSig, [](Interpreter &in, const Bound &b) -> Value {
       std::vector<Value> args{b["name"], b["shape"], b["dtype"], b["initializer"], Value(),
                               b.isNone("trainable") ? Value::boolean(true) : b["trainable"]};
@@ -209,6 +224,22 @@ void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf) {
       full += in.str(args[0]);
       bool reuse = !c.v1ReuseStack.empty() && c.v1ReuseStack.back();
       bool autoReuse = !c.v1AutoReuseStack.empty() && c.v1AutoReuseStack.back();
+      if (Value store = v1VariableStore(in); !store.isNone()) {
+        Kwargs kw{{"shape", b["shape"]},
+                  {"dtype", b["dtype"]},
+                  {"initializer", b["initializer"]},
+                  {"regularizer", b["regularizer"]},
+                  {"trainable", b["trainable"]},
+                  {"constraint", b["constraint"]},
+                  {"reuse", autoReuse ? in.str("auto") : Value::boolean(reuse)}};
+        return in.call(in.getAttr(store, "get_variable"), std::vector<Value>{in.str(full)}, kw);
+      }
+      for (const char *unsupported : {"regularizer", "constraint"})
+        if (!b.isNone(unsupported))
+          in.raise("NotImplementedError",
+                   fmt::format("get_variable() argument '{}' is not supported by tfs outside a method decorated "
+                               "with tf.compat.v1.keras.utils.track_tf1_style_variables (only its default, None, is)",
+                               unsupported));
       auto it = c.v1Variables.find(full);
       if (autoReuse && it != c.v1Variables.end()) return Value(it->second);
       if (reuse && !autoReuse) {

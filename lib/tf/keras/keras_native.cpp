@@ -6,10 +6,13 @@
 // Graphviz rendering for plot_model.
 // Also registers `import keras` as tf.keras.
 #include "lib/tf/keras/keras_native.h"
+#include "lib/tf/compat_v1/variable_store_hook.h"
+#include "lib/tf/random/seed_hook.h"
 #include "lib/file_util.h"
 #include "lib/tf/tf_lib.h"
 #include "lib/zip_archive.h"
 #include "runtime/kernels/fingerprint.h"
+#include "runtime/interp/public_names.h"
 #include "runtime/interp/signature.h"
 #include "runtime/tf/autocast_variables.h"
 
@@ -38,7 +41,13 @@ namespace fs = std::filesystem;
 // The function object behind a callable: a bound method's function (self
 // dropped), a tf.function's Python function.
 const FunctionObject *underlyingFunction(Interpreter &in, const Value &f, bool &bound) {
-  if (auto *fn = f.as<FunctionObject>()) return fn;
+  if (auto *fn = f.as<FunctionObject>()) {
+    // A wrapper made as tf.__internal__.decorator.make_decorator makes it
+    // (Keras's track_tf1_style_variables): Keras reads the signature of
+    // the decorated function (tf_inspect unwraps TF decorators).
+    if (auto target = in.getAttrOpt(f, "_tfs_decorated_target")) return underlyingFunction(in, *target, bound);
+    return fn;
+  }
   if (auto *m = f.as<BoundMethod>()) {
     bound = true;
     return underlyingFunction(in, m->func, bound);
@@ -89,6 +98,38 @@ Value argSpec(Interpreter &in, const Bound &a) {
     else if (p.kind != ast::Param::Kind::KeywordOnly && !(bound && i == 0)) names.push_back(in.str(p.name));
   }
   return in.tuple({in.list(names), varArgs, varKw});
+}
+
+// call_parameters(fn) -> [(name, kind, has_default, default)] in declaration
+// order, kind one of "positional", "varargs", "keyword_only", "varkw" (what
+// Keras's error wrapper reads from inspect.signature: a bound method's self
+// dropped), or None when fn is not a Python function.
+Value callParameters(Interpreter &in, const Bound &a) {
+  bool bound = false;
+  const FunctionObject *fn = underlyingFunction(in, a["fn"], bound);
+  if (!fn) return Value::none();
+  const std::vector<ast::Param> &params = fn->def ? fn->def->params : fn->lambda->params;
+  std::vector<Value> out;
+  size_t defaultIndex = 0;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const ast::Param &p = params[i];
+    Value def = Value::none();
+    bool hasDefault = false;
+    if (p.defaultValue) {
+      if (defaultIndex < fn->defaults.size()) {
+        def = fn->defaults[defaultIndex];
+        hasDefault = true;
+      }
+      ++defaultIndex;
+    }
+    if (bound && i == 0) continue;
+    const char *kind = p.kind == ast::Param::Kind::VarArgs       ? "varargs"
+                       : p.kind == ast::Param::Kind::KeywordOnly ? "keyword_only"
+                       : p.kind == ast::Param::Kind::VarKeywords ? "varkw"
+                                                                 : "positional";
+    out.push_back(in.tuple({in.str(p.name), in.str(kind), Value::boolean(hasDefault), def}));
+  }
+  return in.list(out);
 }
 
 // module_global(fn, name) -> the value `name` has in the globals of the
@@ -280,6 +321,32 @@ Value makeKerasNative(Interpreter &in) {
   };
   bind("call_spec(fn)", callSpec);
   bind("arg_spec(fn)", argSpec);
+  bind("call_parameters(fn)", callParameters);
+  // tf.compat.v1.keras.utils (lib/tf/keras/utils/_keras_v1_shim.tfs): the
+  // variable store of a track_tf1_style_variables method, and the get_seed
+  // of DeterministicRandomTestTool.
+  bind("set_v1_variable_store(store)", [](Interpreter &in, const Bound &a) {
+    return setV1VariableStore(in, a["store"]);
+  });
+  // Whether Keras's module `module` (a module object's name) has `name`
+  // (the public-name tables): what tf.compat.v1.keras takes from tf.keras.
+  bind("has_public_name(module, name)", [](Interpreter &in, const Bound &a) {
+    return Value::boolean(publicNameOwner(in.str(a["module"]), in.str(a["name"])).has_value());
+  });
+  // `raise exc.with_traceback(e.__traceback__) from None` inside `except
+  // ... as e` (Keras's traceback_utils): exc propagates from where e was
+  // raised, so the error is reported at that line of the user's code.
+  bind("reraise_from_handled(exc)", [](Interpreter &in, const Bound &a) -> Value {
+    const PyException *handled = in.handledException();
+    auto *inst = a["exc"].as<InstanceObject>();
+    if (!handled || !inst || !inst->klass->isException)
+      in.raise("TypeError", "reraise_from_handled() needs an exception, inside an except block");
+    inst->attrs["__cause__"] = Value();
+    inst->attrs["__suppress_context__"] = Value::boolean(true);
+    inst->attrs["__context__"] = handled->exc;
+    throw PyException{a["exc"], handled->span, handled->callChain};
+  });
+  bind("set_get_seed_hook(hook)", [](Interpreter &in, const Bound &a) { return setGetSeedHook(in, a["hook"]); });
   bind("module_global(fn, name)", moduleGlobal);
   bind("lambda_source(fn)", lambdaSource);
   // A module object named `name` holding the entries of `attrs`; the names

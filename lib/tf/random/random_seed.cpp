@@ -15,6 +15,7 @@
 // whose generator moves on by what each call reserved (TF's kernel cache);
 // set_seed empties that cache.
 #include "lib/tf/tf_lib.h"
+#include "lib/tf/random/seed_hook.h"
 #include "runtime/kernels/philox.h"
 
 #include <fmt/format.h>
@@ -38,6 +39,8 @@ struct SeedState {
   // The tf.map_fn / scan / fold calls running their function once per
   // element (innermost last); see enterUnrolledLoop.
   std::vector<std::string> unrolled;
+  // DeterministicRandomTestTool's get_seed (seed_hook.h), or None.
+  Value getSeedHook;
 };
 
 SeedState &seedState(Interpreter &in) {
@@ -101,6 +104,12 @@ int64_t truncateSeed(int64_t seed) {
 
 std::pair<int64_t, int64_t> seeds(Interpreter &in, const Value &opSeed) {
   TfContext &c = ctx(in);
+  if (Value hook = seedState(in).getSeedHook; !hook.isNone()) {
+    // The patched get_seed's pair is used as it is (no truncation).
+    std::vector<Value> pair = in.toList(in.call(hook, std::vector<Value>{opSeed}));
+    if (pair.size() != 2) in.raise("TypeError", "get_seed must return a pair of seeds");
+    return {in.toInt(pair[0]), in.toInt(pair[1])};
+  }
   std::pair<int64_t, int64_t> pair;
   if (c.globalSeed >= 0) {
     int64_t op;
@@ -117,6 +126,13 @@ std::pair<int64_t, int64_t> seeds(Interpreter &in, const Value &opSeed) {
   // "nondeterministic".
   if (pair.first == 0 && pair.second == 0) pair.second = kMaxInt32;
   return pair;
+}
+
+Value setGetSeedHook(Interpreter &in, const Value &hook) {
+  SeedState &s = seedState(in);
+  Value previous = s.getSeedHook;
+  s.getSeedHook = hook;
+  return previous;
 }
 
 void setGlobalSeed(Interpreter &in, const Value &seed) {
