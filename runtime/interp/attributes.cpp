@@ -2,6 +2,7 @@
 // descriptors: functions bind, property calls its getter, staticmethod /
 // classmethod), classes, super(), modules (with lazy attributes), methods
 // of built-in types, and native objects' getAttr hook.
+#include "runtime/interp/function_code.h"
 #include "runtime/interp/float_methods.h"
 #include "runtime/interp/big_int.h"
 #include "runtime/interp/builtins.h"
@@ -320,6 +321,7 @@ std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string
     // An unannotated function's __annotations__ is made (and kept) on first use.
     if (name == "__annotations__") return fn->attrs[name] = Value(make<DictObject>());
     if (name == "__globals__" && fn->globals) return scopeDict(*this, fn->globals);
+    if (auto v = functionCodeAttr(*this, *fn, name)) return v;
     if (name == "__module__") {
       auto m = fn->globals ? fn->globals->vars.find("__name__") : decltype(fn->globals->vars.end()){};
       return fn->globals && m != fn->globals->vars.end() ? m->second : Value();
@@ -408,6 +410,13 @@ void Interpreter::setAttr(const Value &obj, const std::string &name, const Value
     return;
   }
   if (auto *inst = obj.as<InstanceObject>()) {
+    // A class's own __setattr__ comes first: it decides about properties,
+    // descriptors and __slots__ (object.__setattr__ applies them).
+    if (auto sa = inst->klass->lookup("__setattr__"); sa && !sa->as<NativeFunction>()) {
+      Value args[] = {str(name), v};
+      call(Value(make<BoundMethod>(obj, *sa)), args);
+      return;
+    }
     if (auto cattr = inst->klass->lookup(name)) {
       if (auto *p = cattr->as<PropertyObject>()) {
         if (p->setter.isNone())
@@ -430,11 +439,6 @@ void Interpreter::setAttr(const Value &obj, const std::string &name, const Value
       }
     }
     checkSlots(*this, *inst, name);
-    if (auto sa = inst->klass->lookup("__setattr__"); sa && !sa->as<NativeFunction>()) {
-      Value args[] = {str(name), v};
-      call(Value(make<BoundMethod>(obj, *sa)), args);
-      return;
-    }
     inst->set(name, v);
     return;
   }
