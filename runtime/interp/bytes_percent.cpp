@@ -131,6 +131,13 @@ std::string bytesPercentFormat(Interpreter &in, const std::string &f, const Valu
     }
     case 'd': case 'i': case 'u': case 'x': case 'X': case 'o':
     case 'e': case 'E': case 'f': case 'F': case 'g': case 'G': {
+      // bytes' own messages for values no number conversion takes.
+      bool text = v.isNone() || v.as<StrObject>() || v.as<BytesObject>() || v.as<ListObject>() ||
+                  v.as<TupleObject>() || v.as<DictObject>();
+      if (text && (c == 'd' || c == 'i' || c == 'u'))
+        in.raise("TypeError", fmt::format("%d format: a real number is required, not {}", in.typeName(v)));
+      if (text && std::string_view("eEfFgG").find(c) != std::string_view::npos)
+        in.raise("TypeError", fmt::format("float argument required, not {}", in.typeName(v)));
       // str's conversion of this one value; its text is ASCII.
       std::string spec = "%" + flags;
       if (width >= 0) spec += std::to_string(width);

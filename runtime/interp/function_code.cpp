@@ -69,17 +69,41 @@ int positionalOnlyCount(const FunctionObject &fn) {
   return 0;
 }
 
-// The lines the function's definition spans, decorators included, as
-// inspect.getsource returns them; None when the source is not at hand.
+size_t indentOf(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+  return i;
+}
+
+// The lines of the function's definition, decorators included, as
+// inspect.getsource returns them: the header, then the body's lines (blank
+// lines and lines indented deeper than `def`), trailing blank lines
+// dropped. (The span of a def can reach the next statement's line.) None
+// when the source is not at hand.
 Value sourceLines(Interpreter &in, const FunctionObject &fn) {
   frontend::SourceSpan s = spanOf(fn);
   if (!s.file) return Value();
   uint32_t first = s.line;
   if (fn.def)
     for (const auto &d : fn.def->decorators) first = std::min(first, d->span.line);
+  uint32_t last = std::min(s.endLine, s.file->lineCount());
+  std::vector<std::string_view> lines;
+  if (fn.def && !fn.def->body.empty()) {
+    uint32_t bodyStart = fn.def->body.front()->span.line;
+    size_t defIndent = indentOf(s.file->line(s.line));
+    for (uint32_t l = first; l <= last; ++l) {
+      std::string_view text = s.file->line(l);
+      bool blank = indentOf(text) == text.size();
+      if (l > bodyStart && !blank && indentOf(text) <= defIndent) break;
+      lines.push_back(text);
+    }
+    while (lines.size() > 1 && indentOf(lines.back()) == lines.back().size()) lines.pop_back();
+  } else {
+    for (uint32_t l = first; l <= last; ++l) lines.push_back(s.file->line(l));
+  }
   std::string out;
-  for (uint32_t l = first; l <= s.endLine && l <= s.file->lineCount(); ++l) {
-    out.append(s.file->line(l));
+  for (std::string_view line : lines) {
+    out.append(line);
     out.push_back('\n');
   }
   return in.str(std::move(out));

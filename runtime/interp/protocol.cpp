@@ -496,6 +496,14 @@ Value Interpreter::compare(CmpOp op, const Value &a, const Value &b) {
         // (class D(dict): D() < D() is "... instances of 'D' and 'D'").
         bool ordering = o != CmpOp::Eq && o != CmpOp::Ne;
         if (ordering && (b->as<DictObject>() || b->as<ComplexObject>())) return std::nullopt;
+        // The other operand's built-in value too, unless its class compares
+        // itself: list's order then sees both lists in the written order.
+        auto *io = other.as<InstanceObject>();
+        const Value *ob = io ? builtinPart(other) : nullptr;
+        if (ob) {
+          auto own = io->klass->lookup(names[int(swapped[int(o)])]);
+          if (!own || own->as<NativeFunction>()) return compare(o, *b, *ob);
+        }
         return compare(o, *b, other);
       }
       return std::nullopt;
