@@ -3,6 +3,7 @@
 // classmethod), classes, super(), modules (with lazy attributes), methods
 // of built-in types, and native objects' getAttr hook.
 #include "runtime/interp/function_code.h"
+#include "runtime/interp/instance_setattr.h"
 #include "runtime/interp/float_methods.h"
 #include "runtime/interp/big_int.h"
 #include "runtime/interp/builtins.h"
@@ -404,6 +405,33 @@ void assignClass(Interpreter &in, InstanceObject *inst, const Value &v) {
 }
 }  // namespace
 
+void setInstanceAttribute(Interpreter &in, const Value &obj, const std::string &name, const Value &v) {
+  auto *inst = obj.as<InstanceObject>();
+  if (auto cattr = inst->klass->lookup(name)) {
+    if (auto *p = cattr->as<PropertyObject>()) {
+      if (p->setter.isNone())
+        in.raise("AttributeError", fmt::format("property '{}' of '{}' object has no setter", name, inst->klass->name));
+      Value args[] = {obj, v};
+      in.call(p->setter, args);
+      return;
+    }
+    if (auto *m = cattr->as<MemberDescriptor>()) {
+      m->set(in, obj, v);
+      return;
+    }
+    if (auto *d = cattr->as<InstanceObject>()) {
+      if (auto set = d->klass->lookup("__set__")) {
+        Value args[] = {obj, v};
+        in.call(Value(make<BoundMethod>(*cattr, *set)), args);
+        return;
+      }
+      if (d->klass->lookup("__delete__")) in.raise("AttributeError", "__set__");
+    }
+  }
+  checkSlots(in, *inst, name);
+  inst->set(name, v);
+}
+
 void Interpreter::setAttr(const Value &obj, const std::string &name, const Value &v) {
   if (name == "__class__" && !obj.as<ClassObject>()) {
     assignClass(*this, obj.as<InstanceObject>(), v);
@@ -417,29 +445,7 @@ void Interpreter::setAttr(const Value &obj, const std::string &name, const Value
       call(Value(make<BoundMethod>(obj, *sa)), args);
       return;
     }
-    if (auto cattr = inst->klass->lookup(name)) {
-      if (auto *p = cattr->as<PropertyObject>()) {
-        if (p->setter.isNone())
-          raise("AttributeError", fmt::format("property '{}' of '{}' object has no setter", name, inst->klass->name));
-        Value args[] = {obj, v};
-        call(p->setter, args);
-        return;
-      }
-      if (auto *m = cattr->as<MemberDescriptor>()) {
-        m->set(*this, obj, v);
-        return;
-      }
-      if (auto *d = cattr->as<InstanceObject>()) {
-        if (auto set = d->klass->lookup("__set__")) {
-          Value args[] = {obj, v};
-          call(Value(make<BoundMethod>(*cattr, *set)), args);
-          return;
-        }
-        if (d->klass->lookup("__delete__")) raise("AttributeError", "__set__");
-      }
-    }
-    checkSlots(*this, *inst, name);
-    inst->set(name, v);
+    setInstanceAttribute(*this, obj, name, v);
     return;
   }
   if (auto *cls = obj.as<ClassObject>()) {
