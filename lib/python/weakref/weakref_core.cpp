@@ -5,12 +5,13 @@
 // object has no hook that tells anyone it died. So a weakly referenced
 // object is kept in one registry entry holding exactly one (strong)
 // reference of its own, and the object is dead when that is the only one
-// left: its count is 1. Every weakref operation first sweeps the registry:
-// entries whose object is dead are dropped (freeing the object) and their
-// weakrefs' callbacks run then. r() is therefore exactly what CPython
+// left: its count is 1. A weakref that finds its object dead (r(), hash,
+// ==) sweeps the registry, as gc.collect() and getweakrefcount/getweakrefs
+// do: entries whose object is dead are dropped (freeing the object) and
+// their weakrefs' callbacks run then. r() is therefore exactly what CPython
 // returns (an object is dead as soon as no one else refers to it); a
-// callback runs at the next weakref operation or gc.collect() rather than at
-// the moment of death. Objects in reference cycles are never freed by tfs
+// callback runs when a weakref to that object is next used, or at
+// gc.collect(), rather than at the moment of death. Objects in reference cycles are never freed by tfs
 // (lib/python/gc), so their weakrefs stay alive.
 #include "lib/python/python_modules.h"
 #include "runtime/interp/interpreter.h"
@@ -109,15 +110,22 @@ int64_t sweep(Interpreter &in) {
   }
 }
 
+// Whether the object only the registry still holds is this weakref's; a
+// sweep then frees it (and any other dead one) and runs the callbacks. A
+// live object costs no sweep.
+void sweepIfDead(Interpreter &in, const WeakRefObject &r) {
+  if (r.target && r.target->refs == 1) sweep(in);
+}
+
 std::optional<Value> WeakRefObject::call(Interpreter &in, Args a, const Kwargs &kw) {
   if (!a.empty() || !kw.empty()) in.raise("TypeError", "weakref() takes no arguments");
-  sweep(in);
+  sweepIfDead(in, *this);
   return get();
 }
 
 std::optional<int64_t> WeakRefObject::hash(Interpreter &in) {
   if (hashCache) return hashCache;
-  sweep(in);
+  sweepIfDead(in, *this);
   if (!target) in.raise("TypeError", "weak object has gone away");
   hashCache = in.hash(get());
   return hashCache;
@@ -127,7 +135,8 @@ std::optional<Value> WeakRefObject::compare(Interpreter &in, CmpOp op, const Val
   if (op != CmpOp::Eq && op != CmpOp::Ne) return std::nullopt;
   auto *o = other.as<WeakRefObject>();
   if (!o) return std::nullopt;
-  sweep(in);
+  sweepIfDead(in, *this);
+  sweepIfDead(in, *o);
   bool same = (target && o->target) ? in.equals(get(), o->get()) : this == o;
   return Value::boolean(op == CmpOp::Eq ? same : !same);
 }
@@ -145,7 +154,6 @@ bool weaklyReferenceable(Interpreter &in, const Value &v) {
 }
 
 Value makeRef(Interpreter &in, const Value &obj, const Value &callback) {
-  sweep(in);
   if (!weaklyReferenceable(in, obj))
     in.raise("TypeError", fmt::format("cannot create weak reference to '{}' object", in.typeName(obj)));
   Entry &entry = registry()[obj.obj()];
@@ -195,7 +203,7 @@ Value makeWeakrefCore(Interpreter &in) {
   vars["_alive"] = nativeWithSignature(in, "_alive(ref, /)", [](Interpreter &in, const Bound &a) {
     auto *r = a[0].as<WeakRefObject>();
     if (!r) in.raise("TypeError", "_alive() expects a weakref");
-    sweep(in);
+    sweepIfDead(in, *r);
     return Value::boolean(r->target != nullptr);
   });
   return Value(m);
