@@ -44,6 +44,9 @@ PYTHON_MODULES = [
     ("pprint", "pprint"), ("time", "time"), ("timeit", "timeit"), ("traceback", "traceback"),
     ("typing", "typing"), ("zipfile", "zipfile"), ("zlib", "zlib"), ("multiprocessing", "multiprocessing"),
     ("multiprocessing.util", "multiprocessing.util"),
+    ("fractions", "fractions"), ("base64", "base64"), ("binascii", "binascii"), ("uuid", "uuid"),
+    ("inspect", "inspect"), ("calendar", "calendar"), ("shlex", "shlex"), ("gc", "gc"), ("weakref", "weakref"),
+    ("queue", "queue"), ("threading", "threading"),
 ]
 NUMPY_MODULES = [("numpy", "np"), ("numpy.linalg", "np.linalg"), ("numpy.random", "np.random"),
                  ("numpy.fft", "np.fft"), ("numpy.testing", "np.testing"), ("numpy.polynomial", "np.polynomial"),

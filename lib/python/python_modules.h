@@ -50,6 +50,8 @@ void registerStructModule();
 void registerPosixModule();
 // `_types` (lib/python/types/types_core.cpp): MethodType and ModuleType under types.tfs.
 void registerTypesCoreModule();
+// `_weakref` (lib/python/weakref/weakref_core.cpp): weak references under weakref.tfs.
+void registerWeakrefCoreModule();
 // `traceback` and `_tfs_frames` (lib/python/traceback/traceback_module.cpp).
 void registerTracebackModules();
 // Registers `time` and `timeit` (time_module.cpp); part of registerLanguageModules.

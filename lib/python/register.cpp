@@ -30,6 +30,7 @@ void registerLanguageModules() {
   pyio::registerIo();
   registerPosixModule();
   registerTypesCoreModule();
+  registerWeakrefCoreModule();
   registerTracebackModules();
   registerUnsupportedModuleNames();
 }

@@ -2,6 +2,8 @@
 // descriptors: functions bind, property calls its getter, staticmethod /
 // classmethod), classes, super(), modules (with lazy attributes), methods
 // of built-in types, and native objects' getAttr hook.
+#include "runtime/interp/function_code.h"
+#include "runtime/interp/instance_setattr.h"
 #include "runtime/interp/float_methods.h"
 #include "runtime/interp/big_int.h"
 #include "runtime/interp/builtins.h"
@@ -320,6 +322,7 @@ std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string
     // An unannotated function's __annotations__ is made (and kept) on first use.
     if (name == "__annotations__") return fn->attrs[name] = Value(make<DictObject>());
     if (name == "__globals__" && fn->globals) return scopeDict(*this, fn->globals);
+    if (auto v = functionCodeAttr(*this, *fn, name)) return v;
     if (name == "__module__") {
       auto m = fn->globals ? fn->globals->vars.find("__name__") : decltype(fn->globals->vars.end()){};
       return fn->globals && m != fn->globals->vars.end() ? m->second : Value();
@@ -402,40 +405,47 @@ void assignClass(Interpreter &in, InstanceObject *inst, const Value &v) {
 }
 }  // namespace
 
+void setInstanceAttribute(Interpreter &in, const Value &obj, const std::string &name, const Value &v) {
+  auto *inst = obj.as<InstanceObject>();
+  if (auto cattr = inst->klass->lookup(name)) {
+    if (auto *p = cattr->as<PropertyObject>()) {
+      if (p->setter.isNone())
+        in.raise("AttributeError", fmt::format("property '{}' of '{}' object has no setter", name, inst->klass->name));
+      Value args[] = {obj, v};
+      in.call(p->setter, args);
+      return;
+    }
+    if (auto *m = cattr->as<MemberDescriptor>()) {
+      m->set(in, obj, v);
+      return;
+    }
+    if (auto *d = cattr->as<InstanceObject>()) {
+      if (auto set = d->klass->lookup("__set__")) {
+        Value args[] = {obj, v};
+        in.call(Value(make<BoundMethod>(*cattr, *set)), args);
+        return;
+      }
+      if (d->klass->lookup("__delete__")) in.raise("AttributeError", "__set__");
+    }
+  }
+  checkSlots(in, *inst, name);
+  inst->set(name, v);
+}
+
 void Interpreter::setAttr(const Value &obj, const std::string &name, const Value &v) {
   if (name == "__class__" && !obj.as<ClassObject>()) {
     assignClass(*this, obj.as<InstanceObject>(), v);
     return;
   }
   if (auto *inst = obj.as<InstanceObject>()) {
-    if (auto cattr = inst->klass->lookup(name)) {
-      if (auto *p = cattr->as<PropertyObject>()) {
-        if (p->setter.isNone())
-          raise("AttributeError", fmt::format("property '{}' of '{}' object has no setter", name, inst->klass->name));
-        Value args[] = {obj, v};
-        call(p->setter, args);
-        return;
-      }
-      if (auto *m = cattr->as<MemberDescriptor>()) {
-        m->set(*this, obj, v);
-        return;
-      }
-      if (auto *d = cattr->as<InstanceObject>()) {
-        if (auto set = d->klass->lookup("__set__")) {
-          Value args[] = {obj, v};
-          call(Value(make<BoundMethod>(*cattr, *set)), args);
-          return;
-        }
-        if (d->klass->lookup("__delete__")) raise("AttributeError", "__set__");
-      }
-    }
-    checkSlots(*this, *inst, name);
+    // A class's own __setattr__ comes first: it decides about properties,
+    // descriptors and __slots__ (object.__setattr__ applies them).
     if (auto sa = inst->klass->lookup("__setattr__"); sa && !sa->as<NativeFunction>()) {
       Value args[] = {str(name), v};
       call(Value(make<BoundMethod>(obj, *sa)), args);
       return;
     }
-    inst->set(name, v);
+    setInstanceAttribute(*this, obj, name, v);
     return;
   }
   if (auto *cls = obj.as<ClassObject>()) {

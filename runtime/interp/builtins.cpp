@@ -7,6 +7,7 @@
 #include "runtime/interp/complex_object.h"
 #include "runtime/interp/big_int.h"
 #include "runtime/interp/big_range.h"
+#include "runtime/interp/instance_setattr.h"
 #include "runtime/interp/int_literal.h"
 #include "runtime/interp/keyword_rules.h"
 #include "runtime/interp/str_translate.h"
@@ -272,7 +273,7 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     auto *name = a[1].as<StrObject>();
     if (!name) in.raise("TypeError", fmt::format("attribute name must be string, not '{}'", in.typeName(a[1])));
     if (a[0].as<ClassObject>()) in.raise("TypeError", "can't apply this __setattr__ to type object");
-    if (auto *inst = a[0].as<InstanceObject>()) inst->set(name->s, a[2]);
+    if (a[0].as<InstanceObject>()) setInstanceAttribute(in, a[0], name->s, a[2]);
     else in.setAttr(a[0], name->s, a[2]);
     return Value();
   }));

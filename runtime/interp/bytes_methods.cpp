@@ -145,6 +145,8 @@ Value pad(Interpreter &in, const BytesObject &self, const Bound &b, const std::s
 }
 
 Value predicate(const std::string &s, const std::string &name) {
+  if (name == "isascii")  // b''.isascii() is True
+    return Value::boolean(std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 128; }));
   if (s.empty()) return Value::boolean(false);
   auto all = [&](bool (*f)(char)) { return std::all_of(s.begin(), s.end(), f); };
   if (name == "isdigit") return Value::boolean(all(isAsciiDigit));
@@ -403,7 +405,7 @@ std::optional<Value> bytesMethodOf(Interpreter &in, const Value &self, const std
   static const std::vector<std::string> shared = {
       "decode", "replace", "split", "rsplit", "splitlines", "join", "strip", "lstrip", "rstrip", "startswith",
       "endswith", "find", "rfind", "index", "rindex", "count", "upper", "lower", "swapcase", "capitalize", "title",
-      "isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "hex", "partition", "rpartition",
+      "isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "isascii", "hex", "partition", "rpartition",
       "removeprefix", "removesuffix", "ljust", "rjust", "center", "zfill"};
   static const std::vector<std::string> mutating = {"append", "extend", "pop", "insert", "remove", "clear",
                                                     "reverse", "copy"};

@@ -4,6 +4,7 @@
 // file or directory: 'x'", and OSError(errno, ...) choosing the subclass
 // for the errno as CPython does), KeyError's repr of its key.
 #include "runtime/interp/builtins.h"
+#include "runtime/interp/exception_notes.h"
 
 #include <cerrno>
 #include <cstring>
@@ -37,6 +38,7 @@ const char *osErrorSubclass(int64_t err) {
 }  // namespace
 
 void installExceptionDetails(Interpreter &in) {
+  installExceptionNotes(in);
   auto stop = in.exceptionClass("StopIteration");
   stop->setAttr("value", Value());
   stop->setAttr("__init__", in.native("__init__", [](Interpreter &in, Args a, const Kwargs &) {

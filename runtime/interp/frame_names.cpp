@@ -12,6 +12,7 @@
 // and say so.
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/eval.h"
+#include "runtime/interp/function_code.h"
 #include "runtime/interp/keyword_rules.h"
 #include "runtime/interp/signature.h"
 #include "runtime/interp/suggestions.h"
@@ -348,6 +349,26 @@ const LocalsLayout &layoutFor(const Frame &f) {
 }
 
 }  // namespace
+
+std::vector<std::string> functionVarnames(const FunctionObject &fn) {
+  const std::vector<Param> &params = fn.def ? fn.def->params : fn.lambda->params;
+  ScopeNames names;
+  if (fn.def) names.body(fn.def->body);
+  else names.expr(fn.lambda->body.get());
+  std::vector<std::string> out;
+  std::set<std::string> seen;
+  for (const Param *p : parametersInVarnamesOrder(params))
+    if (seen.insert(p->name).second) out.push_back(p->name);
+  // Then the other locals as first met; a local a nested scope uses is a
+  // cell variable (co_cellvars), not one of co_varnames.
+  for (const auto &n : names.order) {
+    if (seen.count(n) || names.nestedFree.count(n)) continue;
+    bool local = fn.code ? fn.code->slotOf.count(n) > 0 : names.stored.count(n) > 0;
+    if (local && !names.declaredGlobal.count(n) && !names.declaredNonlocal.count(n) && seen.insert(n).second)
+      out.push_back(n);
+  }
+  return out;
+}
 
 // --- the built-ins ---------------------------------------------------------------
 

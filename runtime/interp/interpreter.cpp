@@ -2,6 +2,7 @@
 // exception hierarchy, type(), raising, the module system (native modules
 // and .tfs prelude modules), step limits and SIGINT, and runModule, which
 // prints uncaught exceptions in the diagnostic format.
+#include "runtime/interp/exception_notes.h"
 #include "runtime/interp/interpreter.h"
 
 #include "frontend/ast_serialize.h"
@@ -554,6 +555,7 @@ int runReporting(Interpreter &in, const RunOptions &options, const std::function
       d.message = in.exceptionMessage(e.exc);
       // CPython 3.11 adds its suggestion when it reports the error.
       if (std::string hint = suggestionFor(in, e.exc); !hint.empty()) d.message += ". " + hint;
+      d.message += exceptionNotesText(in, e.exc);
     } catch (...) {
       d.message = "<exception str() failed>";
     }

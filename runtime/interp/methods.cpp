@@ -1,5 +1,6 @@
 // Methods of built-in types: str, bytes, list, tuple, dict, set, property.
 // Each is looked up by name on attribute access and bound to its receiver.
+#include "runtime/interp/dict_views.h"
 #include "runtime/interp/keyword_rules.h"
 #include "runtime/interp/unicode_digits.h"
 #include "runtime/interp/unicode_text.h"
@@ -343,6 +344,7 @@ Value strMethod(Interpreter &in, const std::string &s, const std::string &name, 
     for (unsigned char c : s) if (!pred(c)) return Value::boolean(false);
     return Value::boolean(true);
   };
+  if (name == "isascii") return Value::boolean(isAsciiText(s));
   if (name == "isdigit" || name == "isdecimal") {
     // Unicode's digits (unicode_digits.h): '٣'.isdecimal() is True, '²'.isdigit() too.
     bool digit = name == "isdigit", any = false;
@@ -504,37 +506,8 @@ Value listMethod(Interpreter &in, ListObject &l, const Value &self, const std::s
   in.raise("AttributeError", fmt::format("'list' object has no attribute '{}'", name));
 }
 
-// dict.keys()/values()/items(): a live view over the dict (CPython's
-// dict_keys/dict_values/dict_items: iterable, sized, `in`, repr).
-struct DictViewObject : Object {
-  enum Kind { Keys, Values, Items } kind;
-  Ref<DictObject> dict;
-  DictViewObject(Kind k, Ref<DictObject> d) : kind(k), dict(std::move(d)) {}
-  const char *typeName() const override {
-    return kind == Keys ? "dict_keys" : kind == Values ? "dict_values" : "dict_items";
-  }
-  std::vector<Value> snapshot(Interpreter &in) const {
-    std::vector<Value> out;
-    for (auto &[k, v] : dict->items()) out.push_back(kind == Keys ? k : kind == Values ? v : in.tuple({k, v}));
-    return out;
-  }
-  std::optional<int64_t> length(Interpreter &) override { return int64_t(dict->liveCount); }
-  std::optional<Value> iter(Interpreter &in) override { return in.iter(in.list(snapshot(in))); }
-  std::optional<bool> contains(Interpreter &in, const Value &x) override {
-    if (kind == Keys) return dict->get(in, x).has_value();
-    for (auto &v : snapshot(in)) if (in.equals(v, x)) return true;
-    return false;
-  }
-  std::optional<std::string> repr(Interpreter &in) override {
-    return fmt::format("{}({})", typeName(), in.repr(in.list(snapshot(in))));
-  }
-};
-
 Value dictMethod(Interpreter &in, DictObject &d, const std::string &name, Args a, const Kwargs &kw) {
-  if (name == "keys" || name == "values" || name == "items") {
-    auto kind = name == "keys" ? DictViewObject::Keys : name == "values" ? DictViewObject::Values : DictViewObject::Items;
-    return Value(make<DictViewObject>(kind, Ref<DictObject>(&d)));
-  }
+  if (name == "keys" || name == "values" || name == "items") return newDictView(name, Ref<DictObject>(&d));
   if (name == "popitem") {
     auto items = d.items();
     if (items.empty()) in.raiseValue(newKeyError(in, in.str("popitem(): dictionary is empty")));
@@ -602,7 +575,7 @@ std::optional<Value> builtinMethod(Interpreter &in, const Value &self, const std
       "join", "format", "split", "rsplit", "splitlines", "strip", "lstrip", "rstrip", "replace",
       "startswith", "endswith", "upper", "lower", "title", "capitalize", "swapcase", "find", "index",
       "rfind", "rindex", "count", "ljust", "rjust", "center", "zfill", "isdigit", "isnumeric",
-      "isdecimal", "isalpha", "isalnum", "isspace", "isupper", "islower", "isidentifier", "encode", "casefold", "istitle", "isprintable",
+      "isdecimal", "isalpha", "isalnum", "isspace", "isupper", "islower", "isidentifier", "isascii", "encode", "casefold", "istitle", "isprintable",
       "partition", "rpartition", "removeprefix", "removesuffix", "expandtabs", "translate", "maketrans"};
   // Only the methods a builtin container has are attributes (hasattr([],
   // "as_list") is False, as in CPython).

@@ -4,6 +4,7 @@
 // slicing and len (iteration: iteration.cpp; hashing and int/float conversions:
 // conversions.cpp).
 #include "runtime/tensor/allocator.h"
+#include "runtime/interp/bytes_percent.h"
 #include "runtime/interp/big_int.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/complex_object.h"
@@ -281,6 +282,11 @@ std::optional<Value> sequenceBinary(Interpreter &in, BinOp op, const Value &a, c
   }
   if (op == BinOp::Mod) {
     if (auto *s = a.as<StrObject>()) return in.str(percentFormat(in, s->s, b));
+    if (auto *s = a.as<BytesObject>()) {
+      auto out = make<BytesObject>(bytesPercentFormat(in, s->s, b));
+      out->isMutable = s->isMutable;
+      return Value(out);
+    }
   }
   if (auto *x = a.as<DictObject>(); x && b.as<DictObject>() && op == BinOp::Or) {
     auto out = make<DictObject>();
@@ -485,7 +491,21 @@ Value Interpreter::compare(CmpOp op, const Value &a, const Value &b) {
           if (!r.is(builtin("NotImplemented"))) return Value::boolean(!truth(r));
         }
       }
-      if (const Value *b = builtinPart(self)) return compare(o, *b, other);
+      if (const Value *b = builtinPart(self)) {
+        // A dict or complex has no order: the TypeError names the subclass
+        // (class D(dict): D() < D() is "... instances of 'D' and 'D'").
+        bool ordering = o != CmpOp::Eq && o != CmpOp::Ne;
+        if (ordering && (b->as<DictObject>() || b->as<ComplexObject>())) return std::nullopt;
+        // The other operand's built-in value too, unless its class compares
+        // itself: list's order then sees both lists in the written order.
+        auto *io = other.as<InstanceObject>();
+        const Value *ob = io ? builtinPart(other) : nullptr;
+        if (ob) {
+          auto own = io->klass->lookup(names[int(swapped[int(o)])]);
+          if (!own || own->as<NativeFunction>()) return compare(o, *b, *ob);
+        }
+        return compare(o, *b, other);
+      }
       return std::nullopt;
     }
     if (Object *obj = self.obj()) return obj->compare(*this, o, other);

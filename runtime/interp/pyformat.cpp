@@ -399,6 +399,13 @@ std::string formatWithSpec(Interpreter &in, const Value &v, const std::string &s
   in.raise("TypeError", fmt::format("unsupported format string passed to {}.__format__", in.typeName(v)));
 }
 
+// Values %d/%x/%f refuse outright (CPython's conversions accept numbers and
+// objects with __int__/__index__/__float__, never text or containers).
+static bool notANumber(const Value &v) {
+  return v.isNone() || v.as<StrObject>() || v.as<BytesObject>() || v.as<ListObject>() || v.as<TupleObject>() ||
+         v.as<DictObject>();
+}
+
 std::string percentFormat(Interpreter &in, const std::string &f, const Value &args) {
   std::vector<Value> items;
   DictObject *mapping = args.as<DictObject>();
@@ -466,7 +473,8 @@ std::string percentFormat(Interpreter &in, const std::string &f, const Value &ar
     case 'd': case 'i': case 'u': {
       Value num = v;
       if (!isIntValue(v)) {
-        if (v.as<StrObject>()) in.raise("TypeError", fmt::format("%{} format: a real number is required, not str", c));
+        if (notANumber(v))
+          in.raise("TypeError", fmt::format("%{} format: a real number is required, not {}", c, in.typeName(v)));
         num = intOf(in, v);  // int(): NaN and inf are errors
       }
       bool negative;
@@ -477,6 +485,8 @@ std::string percentFormat(Interpreter &in, const std::string &f, const Value &ar
       continue;
     }
     case 'x': case 'X': case 'o': {
+      if (v.isFloat() || notANumber(v))
+        in.raise("TypeError", fmt::format("%{} format: an integer is required, not {}", c, in.typeName(v)));
       bool negative;
       body = intMagnitudeDigits(in, isIntValue(v) ? v : Value::integer(in.toIndex(v)), c == 'o' ? 8 : 16, negative);
       if (c == 'X')
@@ -486,6 +496,7 @@ std::string percentFormat(Interpreter &in, const std::string &f, const Value &ar
       continue;
     }
     case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': {
+      if (notANumber(v)) in.raise("TypeError", fmt::format("must be real number, not {}", in.typeName(v)));
       double x = in.toFloat(v);
       Spec fs = sp;
       if (fs.precision < 0) fs.precision = 6;

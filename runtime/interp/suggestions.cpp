@@ -1,5 +1,6 @@
 #include "runtime/interp/suggestions.h"
 
+#include "runtime/interp/builtin_dir.h"
 #include "runtime/interp/interpreter.h"
 
 #include <algorithm>
@@ -73,9 +74,40 @@ std::optional<std::string> closestName(const std::vector<std::string> &candidate
 
 std::vector<std::string> attributeNames(Interpreter &in, const Value &obj) {
   std::set<std::string> names;
+  // A built-in type's own names as CPython lists them; false when the table
+  // does not have the type.
+  auto addBuiltin = [&](std::string_view type) {
+    for (const auto &[name, words] : builtinTypeDicts()) {
+      if (name != type) continue;
+      size_t i = 0;
+      while (i < words.size()) {
+        size_t end = words.find(' ', i);
+        if (end == std::string_view::npos) end = words.size();
+        names.emplace(words.substr(i, end - i));
+        i = end + 1;
+      }
+      return true;
+    }
+    return false;
+  };
   auto addClass = [&](const ClassObject *c) {
-    for (ClassObject *k : c->mro)
-      for (auto &[n, v] : k->dict) names.insert(n);
+    for (ClassObject *k : c->mro) {
+      // Built-in: marked so, a native constructor, or object itself.
+      bool builtin = k->dict.count("__builtin__") > 0 || k->construct || k->bases.empty();
+      if (builtin && addBuiltin(k->name)) continue;
+      // tfs's own bookkeeping (not in CPython's class __dict__).
+      for (auto &[n, v] : k->dict)
+        if (n != "__builtin__" && n != "__qualname__") names.insert(n);
+      if (builtin) continue;
+      // A class statement's namespace always has these; one without
+      // __slots__ also gives its instances a __dict__ and weak references.
+      names.insert("__module__");
+      names.insert("__doc__");
+      if (!k->dict.count("__slots__")) {
+        names.insert("__dict__");
+        names.insert("__weakref__");
+      }
+    }
   };
   if (auto *m = obj.as<ModuleObject>()) {
     for (auto &[n, v] : m->scope->vars) names.insert(n);

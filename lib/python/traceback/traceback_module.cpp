@@ -11,6 +11,7 @@
 // would name its own .py files there.
 #include "frontend/frontend.h"
 #include "lib/python/python_modules.h"
+#include "runtime/interp/exception_notes.h"
 #include "runtime/interp/interpreter.h"
 #include "runtime/interp/signature.h"
 #include "runtime/interp/traceback_record.h"
@@ -141,7 +142,7 @@ std::string exceptionOnly(Interpreter &in, const Value &exc) {
   if (inst && !inst->klass->module.empty() && inst->klass->module != "builtins")
     cls = inst->klass->module + "." + cls;
   std::string msg = in.str(exc);
-  return msg.empty() ? cls + "\n" : cls + ": " + msg + "\n";
+  return (msg.empty() ? cls : cls + ": " + msg) + exceptionNotesText(in, exc) + "\n";
 }
 
 // The printed lines of one exception: the header, one per frame (without
