@@ -116,7 +116,7 @@ def gen_pandas():
 
 SKLEARN_MODULES = ["sklearn", "sklearn.model_selection", "sklearn.preprocessing", "sklearn.metrics",
                    "sklearn.datasets", "sklearn.utils", "sklearn.utils.class_weight", "sklearn.exceptions",
-                   "sklearn.linear_model", "sklearn.base"]
+                   "sklearn.linear_model", "sklearn.base", "sklearn.metrics.pairwise"]
 
 
 def gen_sklearn():
