@@ -116,7 +116,8 @@ def gen_pandas():
 
 SKLEARN_MODULES = ["sklearn", "sklearn.model_selection", "sklearn.preprocessing", "sklearn.metrics",
                    "sklearn.datasets", "sklearn.utils", "sklearn.utils.class_weight", "sklearn.exceptions",
-                   "sklearn.linear_model", "sklearn.base", "sklearn.metrics.pairwise"]
+                   "sklearn.linear_model", "sklearn.base", "sklearn.metrics.pairwise",
+                   "sklearn.decomposition"]
 
 
 def gen_sklearn():
