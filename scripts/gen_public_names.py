@@ -125,13 +125,15 @@ def gen_sklearn():
     for name in SKLEARN_MODULES:
         module = importlib.import_module(name)
         names = getattr(module, "__all__", None) or public_attributes(module)
-        # submodules are left to the import machinery: `import sklearn.svm` is
-        # "module 'sklearn.svm' is not supported by tfs" (sklearn is in
-        # lib/python/unsupported_modules.cpp)
+        # A submodule tfs provides is left to the import machinery (it becomes
+        # an attribute once imported); one it lacks stays listed, so that
+        # `from sklearn import svm` says sklearn.svm is not supported by tfs.
         if hasattr(module, "__path__"):
             import pkgutil
             subs = set(m.name for m in pkgutil.iter_modules(module.__path__))
-            names = [n for n in names if n not in subs]
+            provided = set(n for n in subs
+                           if os.path.exists(os.path.join(ROOT, "lib/sklearn", name + "." + n + ".tfs")))
+            names = [n for n in names if n not in provided]
         write_table("lib/sklearn", name, name, names, "scikit-learn %s's __all__" % sklearn.__version__)
 
 
