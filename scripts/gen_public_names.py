@@ -9,6 +9,9 @@ name the real module has but tfs lacks say "... is not supported by tfs"
       tfs provides, read from this interpreter.
   /usr/bin/python3 scripts/gen_public_names.py pandas
       pandas 1.5's pd (Debian's python3-pandas).
+  /usr/bin/python3 scripts/gen_public_names.py sklearn
+      scikit-learn 1.2's sklearn and the submodules tfs provides (their
+      __all__; Debian's python3-sklearn).
   /usr/bin/python3 scripts/gen_public_names.py keras DIR [v1]
       Keras 2.15's API golden files (DIR holds tensorflow.keras.*.pbtxt, e.g.
       `git archive v2.15.0 tf_keras/api/golden/v2` of keras-team/tf-keras;
@@ -116,6 +119,29 @@ def gen_pandas():
     write_table("lib/pandas", "pandas", "pd", public_attributes(pandas), "pandas %s's dir()" % pandas.__version__)
 
 
+SKLEARN_MODULES = ["sklearn", "sklearn.model_selection", "sklearn.preprocessing", "sklearn.metrics",
+                   "sklearn.datasets", "sklearn.utils", "sklearn.utils.class_weight", "sklearn.exceptions",
+                   "sklearn.linear_model", "sklearn.base", "sklearn.metrics.pairwise",
+                   "sklearn.decomposition"]
+
+
+def gen_sklearn():
+    import sklearn
+    for name in SKLEARN_MODULES:
+        module = importlib.import_module(name)
+        names = getattr(module, "__all__", None) or public_attributes(module)
+        # A submodule tfs provides is left to the import machinery (it becomes
+        # an attribute once imported); one it lacks stays listed, so that
+        # `from sklearn import svm` says sklearn.svm is not supported by tfs.
+        if hasattr(module, "__path__"):
+            import pkgutil
+            subs = set(m.name for m in pkgutil.iter_modules(module.__path__))
+            provided = set(n for n in subs
+                           if os.path.exists(os.path.join(ROOT, "lib/sklearn", name + "." + n + ".tfs")))
+            names = [n for n in names if n not in provided]
+        write_table("lib/sklearn", name, name, names, "scikit-learn %s's __all__" % sklearn.__version__)
+
+
 def gen_numpy():
     import numpy
     for name, shown in NUMPY_MODULES:
@@ -160,7 +186,7 @@ def main(argv):
             gen_golden("lib/tf", argv[1], "tensorflow", TF_MODULES, "tensorflow", "tf", "TensorFlow's API golden")
         return
     for what in argv:
-        {"python": gen_python, "numpy": gen_numpy, "pandas": gen_pandas}[what]()
+        {"python": gen_python, "numpy": gen_numpy, "pandas": gen_pandas, "sklearn": gen_sklearn}[what]()
 
 
 if __name__ == "__main__":

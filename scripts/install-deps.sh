@@ -7,11 +7,11 @@ set -euo pipefail
 PKGS=(cmake ninja-build g++ make llvm-14-dev llvm-14-tools clang-14 antlr4
       libantlr4-runtime-dev libfmt-dev doctest-dev libopenblas-dev python3 ccache
       zlib1g-dev libzstd-dev libtinfo-dev libxml2-dev libedit-dev libffi-dev
-      python3-numpy python3-pandas libboost-context-dev libpcre2-dev libsleef-dev libeigen3-dev
+      python3-numpy python3-pandas python3-sklearn libboost-context-dev libpcre2-dev libsleef-dev libeigen3-dev
       graphviz help2man libzip-dev libprotobuf-dev protobuf-compiler
       libpng-dev openmpi-bin libopenmpi-dev libssl-dev libhdf5-dev python3-h5py python3-scipy python3-pil
       libfarmhash-dev libgmp-dev libfftw3-dev libicu-dev libjpeg62-turbo-dev libgif-dev)
-BENCH_PKGS=(python3-numba python3-torch python3-sklearn)
+BENCH_PKGS=(python3-numba python3-torch)
 [ "${1:-}" = "--bench" ] && PKGS+=("${BENCH_PKGS[@]}")
 missing=()
 for p in "${PKGS[@]}"; do

@@ -4,7 +4,9 @@
 // registered by lib/public_names.cpp). Importing one (when tfs has no
 // module of that name) is "ModuleNotFoundError: module 'x' is not supported
 // by tfs" rather than CPython's "No module named 'x'", which stays the
-// message for names nobody ships.
+// message for names nobody ships. A package tfs provides in part (sklearn,
+// lib/sklearn) stays listed so that its submodules tfs lacks (sklearn.svm)
+// are named so too.
 #include "lib/python/python_modules.h"
 #include "runtime/interp/interpreter.h"
 

@@ -438,7 +438,12 @@ Value Interpreter::importPrelude(const std::string &name) {
   mod->scope->vars["__name__"] = str(name);
   // Keep the AST alive as long as the module.
   mod->scope->vars["__ast__"] = Value(make<NativeFunction>("<ast>", [owner](Interpreter &, Args, const Kwargs &) { return Value(); }));
+  // An error the import statement raises after the body ran (`from pandas.foo
+  // import x`: no module pandas.foo) points at that statement, not at the
+  // body's last line.
+  frontend::SourceSpan importSite = currentSpan();
   runModuleBody(*owner, mod->scope);
+  restoreSpan(importSite);
   return mod;
 }
 
