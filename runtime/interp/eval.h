@@ -65,6 +65,14 @@ struct PureNumber {
   Value value() const { return kind == Kind::Int ? Value::integer(i) : Value::real(d); }
 };
 
+// *slot = n.value(): over an unboxed value (the common case of a loop's
+// `x = x + 1`) the new value is written in place, without the move
+// assignment's swap and release of the old one (nothing to release).
+[[gnu::always_inline]] inline void storeNumber(Value *slot, PureNumber n) {
+  if (slot->isObj()) [[unlikely]] *slot = n.value();
+  else new (slot) Value(n.value());
+}
+
 // x op y as numericBinary computes it, for the operators that cannot fail
 // here: int + - * (no overflow), // and % by a positive int, and + - * / of
 // floats or an int and a float (/ by a non-zero); None for the others.
@@ -247,7 +255,7 @@ struct Evaluator {
   }
   // The bound value of a local Name through its slot; null when `target`
   // is not a resolved, bound local of this frame.
-  Value *boundSlot(const ast::Expr &target) {
+  [[gnu::always_inline]] Value *boundSlot(const ast::Expr &target) {
     if (target.kind != ast::ExprKind::Name) return nullptr;
     auto &n = static_cast<const ast::Name &>(target);
     return n.slotOwner == f.codeId && n.slot >= 0 ? f.slot(n.slot) : nullptr;

@@ -472,7 +472,7 @@ Flow Evaluator::exec(const Stmt &s) {
     if (a.targets.size() == 1) [[likely]] {
       if (Value *p = boundSlot(*a.targets[0])) {
         if (PureNumber r = number(*a.value)) {
-          *p = r.value();
+          storeNumber(p, r);
           return Flow::Normal;
         }
       }
@@ -494,7 +494,7 @@ Flow Evaluator::exec(const Stmt &s) {
       if (PureNumber cur = PureNumber::of(*p))
         if (PureNumber r = number(*a.value))
           if (PureNumber v = pureBinary(a.op, cur, r)) {
-            *p = v.value();
+            storeNumber(p, v);
             return Flow::Normal;
           }
     Value cur = operand(*a.target);
