@@ -331,9 +331,23 @@ struct Evaluator {
   // an int local or constant index in range; null otherwise.
   const Value *pureItem(const ast::Expr &e);
   [[gnu::always_inline]] PureNumber number(const ast::Expr &e) {
-    if (e.kind == ast::ExprKind::BinOp || e.kind == ast::ExprKind::UnaryOp) return pureArithmetic(e);
+    if (e.kind == ast::ExprKind::BinOp) {
+      // An operator between two leaves (`n % 2`, `i + 1`) here, without
+      // pureArithmetic's call; it computes the same for them.
+      auto &b = static_cast<const ast::BinOp &>(e);
+      if (isLeaf(*b.lhs) && isLeaf(*b.rhs)) {
+        PureNumber l = leafNumber(*b.lhs);
+        if (!l) return l;
+        PureNumber r = leafNumber(*b.rhs);
+        if (!r) return r;
+        return pureBinary(b.op, l, r);
+      }
+      return pureArithmetic(e);
+    }
+    if (e.kind == ast::ExprKind::UnaryOp) return pureArithmetic(e);
     return leafNumber(e);
   }
+  static bool isLeaf(const ast::Expr &e) { return e.kind != ast::ExprKind::BinOp && e.kind != ast::ExprKind::UnaryOp; }
   PureNumber pureArithmetic(const ast::Expr &e);  // a BinOp or UnaryOp
   // Python truth of the expression `test` (an if / while condition): a
   // comparison of two ints or two floats is decided without making a Value.
