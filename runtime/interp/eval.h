@@ -65,6 +65,14 @@ struct PureNumber {
   Value value() const { return kind == Kind::Int ? Value::integer(i) : Value::real(d); }
 };
 
+// *slot = n.value(): over an unboxed value (the common case of a loop's
+// `x = x + 1`) the new value is written in place, without the move
+// assignment's swap and release of the old one (nothing to release).
+[[gnu::always_inline]] inline void storeNumber(Value *slot, PureNumber n) {
+  if (slot->isObj()) [[unlikely]] *slot = n.value();
+  else new (slot) Value(n.value());
+}
+
 // x op y as numericBinary computes it, for the operators that cannot fail
 // here: int + - * (no overflow), // and % by a positive int, and + - * / of
 // floats or an int and a float (/ by a non-zero); None for the others.
@@ -86,6 +94,37 @@ struct PureNumber {
   case ast::BinOpKind::Mul: return PureNumber::real(a * b);
   case ast::BinOpKind::Div: return b != 0 ? PureNumber::real(a / b) : PureNumber{};
   default: return {};
+  }
+}
+
+// Int comparisons (not `is` / `in`): false for other operators.
+[[gnu::always_inline]] inline bool fastIntCompare(ast::CmpOpKind op, int64_t x, int64_t y, bool &out) {
+  switch (op) {
+  case ast::CmpOpKind::Eq: out = x == y; return true;
+  case ast::CmpOpKind::NotEq: out = x != y; return true;
+  case ast::CmpOpKind::Lt: out = x < y; return true;
+  case ast::CmpOpKind::LtE: out = x <= y; return true;
+  case ast::CmpOpKind::Gt: out = x > y; return true;
+  case ast::CmpOpKind::GtE: out = x >= y; return true;
+  default: return false;
+  }
+}
+
+// `x op y` of two ints or two floats (Python's int/float comparison is
+// exact, not through double: the general path does it); false when not
+// one of these.
+[[gnu::always_inline]] inline bool pureCompare(ast::CmpOpKind op, PureNumber x, PureNumber y, bool &out) {
+  if (x.kind != y.kind) return false;
+  if (x.kind == PureNumber::Kind::Int) return fastIntCompare(op, x.i, y.i, out);
+  double a = x.d, b = y.d;
+  switch (op) {
+  case ast::CmpOpKind::Eq: out = a == b; return true;
+  case ast::CmpOpKind::NotEq: out = a != b; return true;
+  case ast::CmpOpKind::Lt: out = a < b; return true;
+  case ast::CmpOpKind::LtE: out = a <= b; return true;
+  case ast::CmpOpKind::Gt: out = a > b; return true;
+  case ast::CmpOpKind::GtE: out = a >= b; return true;
+  default: return false;
   }
 }
 
@@ -181,6 +220,21 @@ struct Evaluator {
   Value eval(const ast::Expr &e);
   Flow exec(const ast::Stmt &s);
   Flow execBody(const ast::Body &b);
+  // exec() of one statement with execBody's std::bad_alloc handler (the
+  // interactive session runs statements one at a time).
+  Flow execStatement(const ast::Stmt &s);
+  // execBody inline, for the bodies of if / while / for: without its
+  // std::bad_alloc handler, which the execBody around the statement (a
+  // function's, a module's, a try's or with's body) applies the same way
+  // (MemoryError at the innermost statement, in.span_), so a loop's
+  // iteration does not pay a call.
+  [[gnu::always_inline]] Flow execBlock(const ast::Body &b) {
+    for (const auto &s : b) {
+      Flow fl = exec(*s);
+      if (fl != Flow::Normal) return fl;
+    }
+    return Flow::Normal;
+  }
 
   Value load(const std::string &name, const ast::Expr &at);
   Value loadName(const ast::Name &n);
@@ -247,7 +301,7 @@ struct Evaluator {
   }
   // The bound value of a local Name through its slot; null when `target`
   // is not a resolved, bound local of this frame.
-  Value *boundSlot(const ast::Expr &target) {
+  [[gnu::always_inline]] Value *boundSlot(const ast::Expr &target) {
     if (target.kind != ast::ExprKind::Name) return nullptr;
     auto &n = static_cast<const ast::Name &>(target);
     return n.slotOwner == f.codeId && n.slot >= 0 ? f.slot(n.slot) : nullptr;
@@ -277,13 +331,40 @@ struct Evaluator {
   // an int local or constant index in range; null otherwise.
   const Value *pureItem(const ast::Expr &e);
   [[gnu::always_inline]] PureNumber number(const ast::Expr &e) {
-    if (e.kind == ast::ExprKind::BinOp || e.kind == ast::ExprKind::UnaryOp) return pureArithmetic(e);
+    if (e.kind == ast::ExprKind::BinOp) {
+      // An operator between two leaves (`n % 2`, `i + 1`) here, without
+      // pureArithmetic's call; it computes the same for them.
+      auto &b = static_cast<const ast::BinOp &>(e);
+      if (isLeaf(*b.lhs) && isLeaf(*b.rhs)) {
+        PureNumber l = leafNumber(*b.lhs);
+        if (!l) return l;
+        PureNumber r = leafNumber(*b.rhs);
+        if (!r) return r;
+        return pureBinary(b.op, l, r);
+      }
+      return pureArithmetic(e);
+    }
+    if (e.kind == ast::ExprKind::UnaryOp) return pureArithmetic(e);
     return leafNumber(e);
   }
+  static bool isLeaf(const ast::Expr &e) { return e.kind != ast::ExprKind::BinOp && e.kind != ast::ExprKind::UnaryOp; }
   PureNumber pureArithmetic(const ast::Expr &e);  // a BinOp or UnaryOp
   // Python truth of the expression `test` (an if / while condition): a
   // comparison of two ints or two floats is decided without making a Value.
-  bool test(const ast::Expr &test);
+  // Inline: a loop's condition is tested once per iteration.
+  [[gnu::always_inline]] bool test(const ast::Expr &t) {
+    if (t.kind == ast::ExprKind::Compare) {
+      auto &c = static_cast<const ast::Compare &>(t);
+      if (c.ops.size() == 1) {
+        if (PureNumber l = number(*c.left)) {
+          bool truth;
+          if (PureNumber r = number(*c.comparators[0]); r && pureCompare(c.ops[0], l, r, truth)) return truth;
+        }
+      }
+    }
+    return testGeneral(t);
+  }
+  bool testGeneral(const ast::Expr &t);  // test() past its fast path
   Value evalGeneral(const ast::Expr &e);  // what eval() does not do inline
   Value evalCompare(const ast::Compare &c);
   Value compareOnce(ast::CmpOpKind op, const Value &left, const Value &right);
@@ -298,7 +379,7 @@ struct Evaluator {
       if (!next(item)) break;
       if (Value *p = boundSlot(*fo.target)) *p = std::move(item);
       else assign(*fo.target, item);
-      Flow fl = execBody(fo.body);
+      Flow fl = execBlock(fo.body);
       if (fl == Flow::Break) return Flow::Normal;
       if (fl == Flow::Return) return fl;
       in.step();

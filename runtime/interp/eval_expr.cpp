@@ -294,20 +294,6 @@ BinOp toBinOp(BinOpKind k) {
 
 BinOp astBinOp(BinOpKind k) { return toBinOp(k); }
 
-namespace {
-// Int comparisons (not `is` / `in`): false for other operators.
-[[gnu::always_inline]] inline bool fastIntCompare(CmpOpKind op, int64_t x, int64_t y, bool &out) {
-  switch (op) {
-  case CmpOpKind::Eq: out = x == y; return true;
-  case CmpOpKind::NotEq: out = x != y; return true;
-  case CmpOpKind::Lt: out = x < y; return true;
-  case CmpOpKind::LtE: out = x <= y; return true;
-  case CmpOpKind::Gt: out = x > y; return true;
-  case CmpOpKind::GtE: out = x >= y; return true;
-  default: return false;
-  }
-}
-}  // namespace
 
 PureNumber Evaluator::pureArithmetic(const Expr &e) {
   if (e.kind == ExprKind::BinOp) {
@@ -329,25 +315,6 @@ PureNumber Evaluator::pureArithmetic(const Expr &e) {
   return {};
 }
 
-namespace {
-// `x op y` of two ints or two floats (Python's int/float comparison is
-// exact, not through double: the general path does it); false when not
-// one of these.
-[[gnu::always_inline]] inline bool pureCompare(CmpOpKind op, PureNumber x, PureNumber y, bool &out) {
-  if (x.kind != y.kind) return false;
-  if (x.kind == PureNumber::Kind::Int) return fastIntCompare(op, x.i, y.i, out);
-  double a = x.d, b = y.d;
-  switch (op) {
-  case CmpOpKind::Eq: out = a == b; return true;
-  case CmpOpKind::NotEq: out = a != b; return true;
-  case CmpOpKind::Lt: out = a < b; return true;
-  case CmpOpKind::LtE: out = a <= b; return true;
-  case CmpOpKind::Gt: out = a > b; return true;
-  case CmpOpKind::GtE: out = a >= b; return true;
-  default: return false;
-  }
-}
-}  // namespace
 
 const Value *Evaluator::pureItem(const Expr &e) {
   if (e.kind == ExprKind::Name) return boundSlot(e);
@@ -366,16 +333,7 @@ const Value *Evaluator::pureItem(const Expr &e) {
   return sequenceItem(*seq, i.i);
 }
 
-bool Evaluator::test(const Expr &t) {
-  if (t.kind == ExprKind::Compare) {
-    auto &c = static_cast<const Compare &>(t);
-    if (c.ops.size() == 1) {
-      if (PureNumber l = number(*c.left)) {
-        bool truth;
-        if (PureNumber r = number(*c.comparators[0]); r && pureCompare(c.ops[0], l, r, truth)) return truth;
-      }
-    }
-  }
+bool Evaluator::testGeneral(const Expr &t) {
   Value v = eval(t);
   in.span_ = t.span;
   return truth(v);

@@ -196,6 +196,15 @@ Flow Evaluator::execBody(const Body &b) {
   return Flow::Normal;
 }
 
+Flow Evaluator::execStatement(const Stmt &s) {
+  try {
+    return exec(s);
+  } catch (const std::bad_alloc &) {
+    releaseEmergencyReserve();  // as in execBody
+    in.raise("MemoryError", "");
+  }
+}
+
 std::string Evaluator::qualnamePrefix() const {
   if (f.classBody) {
     auto q = f.locals->vars.find("__qualname__");
@@ -472,7 +481,7 @@ Flow Evaluator::exec(const Stmt &s) {
     if (a.targets.size() == 1) [[likely]] {
       if (Value *p = boundSlot(*a.targets[0])) {
         if (PureNumber r = number(*a.value)) {
-          *p = r.value();
+          storeNumber(p, r);
           return Flow::Normal;
         }
       }
@@ -494,7 +503,7 @@ Flow Evaluator::exec(const Stmt &s) {
       if (PureNumber cur = PureNumber::of(*p))
         if (PureNumber r = number(*a.value))
           if (PureNumber v = pureBinary(a.op, cur, r)) {
-            *p = v.value();
+            storeNumber(p, v);
             return Flow::Normal;
           }
     Value cur = operand(*a.target);
@@ -516,13 +525,13 @@ Flow Evaluator::exec(const Stmt &s) {
   }
   case StmtKind::If: {
     auto &i = static_cast<const If &>(s);
-    return test(*i.test) ? execBody(i.body) : execBody(i.orelse);
+    return test(*i.test) ? execBlock(i.body) : execBlock(i.orelse);
   }
   case StmtKind::While: {
     auto &w = static_cast<const While &>(s);
     for (;;) {
       if (!test(*w.test)) break;
-      Flow fl = execBody(w.body);
+      Flow fl = execBlock(w.body);
       if (fl == Flow::Break) return Flow::Normal;
       if (fl == Flow::Return) return fl;
       in.step();
@@ -553,7 +562,7 @@ Flow Evaluator::exec(const Stmt &s) {
       auto item = in.next(it);
       if (!item) break;
       assign(*fo.target, *item);
-      Flow fl = execBody(fo.body);
+      Flow fl = execBlock(fo.body);
       if (fl == Flow::Break) return Flow::Normal;
       if (fl == Flow::Return) return fl;
       in.step();

@@ -47,7 +47,7 @@ InteractiveSession::Outcome InteractiveSession::run(std::shared_ptr<const ast::M
         for (const auto &stmt : input->body) {
           auto *expr = llvm::dyn_cast<ast::ExprStmt>(stmt.get());
           if (!expr) {
-            ev.exec(*stmt);
+            ev.execStatement(*stmt);
             continue;
           }
           s.in.restoreSpan(stmt->span);
