@@ -715,8 +715,10 @@ void registerTfModules() {
       const FunctionObject *fn = a["fn"].as<FunctionObject>();
       if (auto *bm = a["fn"].as<BoundMethod>()) fn = bm->func.as<FunctionObject>();
       std::vector<Value> names;
-      if (fn && fn->def)
-        for (auto &p : fn->def->params)
+      const std::vector<ast::Param> *params = !fn ? nullptr : fn->def ? &fn->def->params
+                                              : fn->lambda ? &fn->lambda->params : nullptr;
+      if (params)
+        for (auto &p : *params)
           if (p.kind == ast::Param::Kind::Positional) names.push_back(in.str(p.name));
       return in.list(std::move(names));
     });
