@@ -72,6 +72,23 @@ struct DefaultGraphScope : Object {
   }
 };
 
+// _tfs_outside_graph(): the body runs eagerly, as if no v1 graph were the
+// default (an Estimator builds its input pipeline this way: datasets read
+// their sources eagerly).
+struct OutsideGraphScope : Object {
+  GraphScope *saved = nullptr;
+  const char *typeName() const override { return "_OutsideGraph"; }
+  std::optional<Value> enter(Interpreter &in) override {
+    saved = ctx(in).v1Graph;
+    ctx(in).v1Graph = nullptr;
+    return Value();
+  }
+  bool exit(Interpreter &in, bool) override {
+    ctx(in).v1Graph = saved;
+    return false;
+  }
+};
+
 // tf.control_dependencies(...): tensors made in the body run these first.
 struct ControlDependenciesScope : Object {
   GraphScope *graph = nullptr;  // null: eager or tf.function (no effect)
@@ -320,6 +337,7 @@ void installCompatV1Graph(Interpreter &in, ModuleObject &v1) {
     c.globalVariables.clear();
     return Value();
   });
+  bind("_tfs_outside_graph()", [](Interpreter &, const Bound &) -> Value { return make<OutsideGraphScope>(); });
   // The default graph's serial number (_tf_v1.tfs keys its collections by it).
   bind("_tfs_graph_serial()", [](Interpreter &in, const Bound &) {
     GraphScope &g = defaultV1Graph(in);
