@@ -64,7 +64,8 @@ std::vector<Ref<TensorObject>> convertResults(Interpreter &in, const Value &r, c
 
 int64_t registerCallback(Interpreter &in, const Value &func, const OutputTypes &types, bool numpy);
 
-Value callPython(Interpreter &in, const Value &func, const Value &inp, const Value &tout, bool numpy) {
+Value callPython(Interpreter &in, const Value &func, const Value &inp, const Value &tout, bool numpy,
+                 const std::string &name = "") {
   OutputTypes types = outputTypes(in, tout);
   std::vector<Value> args;
   if (!inp.isNone()) {
@@ -90,7 +91,7 @@ Value callPython(Interpreter &in, const Value &func, const Value &inp, const Val
   std::vector<Ref<TensorObject>> inputs;
   for (auto &a : args) inputs.push_back(toTensor(in, a));
   ir::Attrs attrs{{"callback", registerCallback(in, func, types, numpy)}, {"Tout", toutCodes}};
-  return finish(callOp(in, OpKind::PyFunction, inputs, attrs, numpy ? "PyFunc" : "EagerPyFunc"));
+  return finish(callOp(in, OpKind::PyFunction, inputs, attrs, !name.empty() ? name : numpy ? "PyFunc" : "EagerPyFunc"));
 }
 
 }  // namespace
@@ -157,7 +158,7 @@ Value bindOrCall(Interpreter &in, const Bound &a, bool numpy) {
       });
     });
   }
-  return callPython(in, a["func"], inp, tout, numpy);
+  return callPython(in, a["func"], inp, tout, numpy, a.isNone("name") ? "" : in.str(a["name"]));
 }
 
 }  // namespace

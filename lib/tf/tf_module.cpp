@@ -421,8 +421,16 @@ Value makeTfModule(Interpreter &in, bool v1) {
       if (c->name == "object" && c->mro.size() == 1) return dtypeValue(DType::String);
       if (c->name == "int" || c->name == "str" || c->name == "complex") return refuse();
     }
+    // numpy's object dtype (pandas' string columns, unique() of them) is
+    // tf.string, as TF's _NP_TO_TF maps np.object_.
+    auto isObjectDtype = [&](const Value &x) {
+      std::string r = in.repr(x);
+      return r == "dtype('O')" || r == "<class 'numpy.object_'>";
+    };
+    if (isObjectDtype(v)) return dtypeValue(DType::String);
     if (!v.as<StrObject>() && !v.as<ClassObject>() && !v.as<DTypeObject>() && !v.isInt())
-      if (auto d = in.getAttrOpt(v, "dtype"); d && !d->isNone()) return dtypeValue(*dtypeArg(in, *d));
+      if (auto d = in.getAttrOpt(v, "dtype"); d && !d->isNone())
+        return dtypeValue(isObjectDtype(*d) ? DType::String : *dtypeArg(in, *d));
     return dtypeValue(*dtypeArg(in, v));
   });
   defSig(in, *tf, "executing_eagerly()", [](Interpreter &in, const Bound &) {
@@ -709,8 +717,10 @@ void registerTfModules() {
       const FunctionObject *fn = a["fn"].as<FunctionObject>();
       if (auto *bm = a["fn"].as<BoundMethod>()) fn = bm->func.as<FunctionObject>();
       std::vector<Value> names;
-      if (fn && fn->def)
-        for (auto &p : fn->def->params)
+      const std::vector<ast::Param> *params = !fn ? nullptr : fn->def ? &fn->def->params
+                                              : fn->lambda ? &fn->lambda->params : nullptr;
+      if (params)
+        for (auto &p : *params)
           if (p.kind == ast::Param::Kind::Positional) names.push_back(in.str(p.name));
       return in.list(std::move(names));
     });

@@ -120,6 +120,19 @@ std::optional<Value> tfModuleLazyAttr(Interpreter &in, const std::string &name, 
     };
     return Value(m);
   }
+  // tf.estimator / tf.compat.v1.estimator (lib/tf/estimator/); what it
+  // lacks is refused by name.
+  if (name == "estimator") {
+    auto m = make<ModuleObject>(v1 ? "tensorflow.compat.v1.estimator" : "tensorflow.estimator");
+    m->lazy = [v1](Interpreter &in, const std::string &n) -> std::optional<Value> {
+      if (auto f = preludeApi(in, "_tf_estimator_api", v1 ? "v1_api" : "api", n)) return f;
+      for (const Value &x : in.toList(in.getAttr(importPreludeModule(in, "_tf_estimator_api"), "missing")))
+        if (in.str(x) == n)
+          in.raise("NotImplementedError", fmt::format("tf.{}estimator.{} is not supported by tfs", v1 ? "compat.v1." : "", n));
+      return std::nullopt;
+    };
+    return Value(m);
+  }
   if (name == "device") return in.getAttr(importPreludeModule(in, "_tf_device"), name);
   if (name == "VariableAggregation" || name == "VariableSynchronization")
     return in.getAttr(importPreludeModule(in, "_tf_distribute_values"), name);
@@ -138,14 +151,14 @@ std::optional<Value> tfModuleLazyAttr(Interpreter &in, const std::string &name, 
   // tf.compat.v1.keras is Keras's v1 API (lib/tf/keras/_keras_v1.tfs).
   if (name == "keras") return in.getAttr(importPreludeModule(in, v1 ? "_keras_v1" : "_keras"), "keras");
   // tf.compat.v1.losses is TF1's (lib/tf/compat_v1/_tf_v1_losses.tfs), not
-  // Keras's; TF1's streaming tf.compat.v1.metrics are refused by name
-  // (lib/tf/public_names/tensorflow.compat.v1.metrics.names).
+  // Keras's; TF1's streaming tf.compat.v1.metrics are
+  // lib/tf/compat_v1/_tf_v1_metrics.tfs (the others refused by name).
   if (v1 && (name == "losses" || name == "metrics")) {
     auto m = make<ModuleObject>("tensorflow.compat.v1." + name);
     if (name == "losses")
       m->lazy = [](Interpreter &in, const std::string &n) { return preludeApi(in, "_tf_v1_losses", "losses_api", n); };
     else
-      m->lazy = [](Interpreter &, const std::string &) -> std::optional<Value> { return std::nullopt; };
+      m->lazy = [](Interpreter &in, const std::string &n) { return preludeApi(in, "_tf_v1_metrics", "metrics_api", n); };
     return Value(m);
   }
   // tf.compat.v1.initializers holds TF 1's initializer classes, whose
@@ -204,6 +217,10 @@ std::optional<Value> tfModuleLazyAttr(Interpreter &in, const std::string &name, 
     for (const char *n : {"parse_example_dataset", "make_batched_features_dataset", "TFRecordWriter"})
       experimental->scope->vars[n] = in.getAttr(importPreludeModule(in, "_tf_io_records"), n);
     data->scope->vars["experimental"] = experimental;
+    // TF1's iterators (tf.compat.v1.data.make_one_shot_iterator, ...;
+    // lib/tf/data/_tf_data_v1_iterator.tfs).
+    if (v1)
+      data->lazy = [](Interpreter &in, const std::string &n) { return preludeApi(in, "_tf_data_v1_iterator", "v1_api", n); };
     return Value(data);
   }
   if (name == "compat") {

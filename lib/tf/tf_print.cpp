@@ -2,6 +2,7 @@
 // while tracing they stage a Print / Assert node whose template holds the
 // tensors' "{}" slots.
 #include "runtime/tensor/format.h"
+#include "lib/tf/compat_v1/compat_v1.h"
 #include "lib/tf/tf_lib.h"
 #include "runtime/interp/signature.h"
 
@@ -113,10 +114,21 @@ Value tfAssert(Interpreter &in, Args a, const Kwargs &kw) {
   }
   ir::Attrs attrs{{"message", message}};
   if (!args[2].isNone()) attrs["summarize"] = in.toInt(args[2]);
+  ir::Node *node = nullptr;
   try {
-    g->builder().createNode(OpKind::Assert, ops, attrs, stagingSpan(in));
+    node = g->builder().createNode(OpKind::Assert, ops, attrs, stagingSpan(in));
   } catch (const ir::OpError &e) {
     raiseOpError(in, e);
+  }
+  // In a v1 graph the assert is an Operation that runs when fetched or made
+  // a control dependency (Session.run runs only what its fetches need).
+  if (g->kind() == GraphScope::Kind::V1Graph) {
+    auto op = make<OpObject>();
+    op->scope = g;
+    op->name = g->uniqueName(args[3].isNone() ? "Assert" : in.str(args[3]));
+    op->type = "Assert";
+    op->nodes = {node};
+    return Value(op);
   }
   return Value();
 }

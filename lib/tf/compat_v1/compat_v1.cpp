@@ -360,7 +360,12 @@ void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf) {
   }
   auto train = make<ModuleObject>("tensorflow.compat.v1.train");
   v1.scope->vars["train"] = train;
-  train->lazy = trainApi;
+  // TF1's session-run hooks and Scaffold (lib/tf/estimator/_tf_estimator_hooks.tfs)
+  // are tf.compat.v1.train's only.
+  train->lazy = [](Interpreter &in, const std::string &n) -> std::optional<Value> {
+    if (auto f = trainApi(in, n)) return f;
+    return preludeApi(in, "_tf_estimator_hooks", "train_v1_api", n);
+  };
   // tf.compat.v1.saved_model: TF2's save, contains_saved_model and the
   // constants (the same in both APIs). The TF1 builder / loader API
   // (Builder, simple_save, load(sess, tags, export_dir), loader, ...) is

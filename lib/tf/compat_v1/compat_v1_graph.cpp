@@ -15,14 +15,33 @@ using ir::OpKind;
 void installSessions(Interpreter &in, ModuleObject &v1);
 Value tensorByNameIn(Interpreter &in, GraphScope &g, const std::string &name);
 
-GraphObject::GraphObject() : keep(std::make_shared<GraphScope>(GraphScope::Kind::V1Graph, "graph")), graph(keep.get()) {}
+namespace {
+// A serial number per v1 graph made, so that state kept per graph (the
+// collections of _tf_v1.tfs) is never that of an earlier graph which lived
+// at the same address.
+std::unordered_map<const GraphScope *, int64_t> &graphSerials() {
+  static std::unordered_map<const GraphScope *, int64_t> serials;
+  return serials;
+}
+void noteNewGraph(const GraphScope *g) {
+  static int64_t next = 0;
+  graphSerials()[g] = ++next;
+}
+}  // namespace
+
+GraphObject::GraphObject() : keep(std::make_shared<GraphScope>(GraphScope::Kind::V1Graph, "graph")), graph(keep.get()) {
+  noteNewGraph(graph);
+}
 
 Value newGraph() { return make<GraphObject>(); }
 
 GraphScope &defaultV1Graph(Interpreter &in) {
   TfContext &c = ctx(in);
   if (c.v1Graph) return *c.v1Graph;
-  if (!c.ownedV1Graph) c.ownedV1Graph = std::make_unique<GraphScope>(GraphScope::Kind::V1Graph, "graph");
+  if (!c.ownedV1Graph) {
+    c.ownedV1Graph = std::make_unique<GraphScope>(GraphScope::Kind::V1Graph, "graph");
+    noteNewGraph(c.ownedV1Graph.get());
+  }
   return *c.ownedV1Graph;
 }
 
@@ -50,6 +69,23 @@ struct DefaultGraphScope : Object {
     if (!graph->keep) return;  // a view of the default graph: the context's own
     std::swap(c.globalVariables, graph->globalVariables);
     std::swap(c.v1Variables, graph->v1Variables);
+  }
+};
+
+// _tfs_outside_graph(): the body runs eagerly, as if no v1 graph were the
+// default (an Estimator builds its input pipeline this way: datasets read
+// their sources eagerly).
+struct OutsideGraphScope : Object {
+  GraphScope *saved = nullptr;
+  const char *typeName() const override { return "_OutsideGraph"; }
+  std::optional<Value> enter(Interpreter &in) override {
+    saved = ctx(in).v1Graph;
+    ctx(in).v1Graph = nullptr;
+    return Value();
+  }
+  bool exit(Interpreter &in, bool) override {
+    ctx(in).v1Graph = saved;
+    return false;
   }
 };
 
@@ -293,12 +329,20 @@ void installCompatV1Graph(Interpreter &in, ModuleObject &v1) {
                                     "graph, exit the nesting and create a new graph.");
     bool active = c.v1Graph == c.ownedV1Graph.get() && c.v1Graph;
     auto fresh = std::make_unique<GraphScope>(GraphScope::Kind::V1Graph, "graph");
+    noteNewGraph(fresh.get());
     c.failedTraces.push_back(std::shared_ptr<GraphScope>(std::move(c.ownedV1Graph)));  // tensors may still name it
     c.ownedV1Graph = std::move(fresh);
     if (active) c.v1Graph = c.ownedV1Graph.get();
     c.v1Variables.clear();
     c.globalVariables.clear();
     return Value();
+  });
+  bind("_tfs_outside_graph()", [](Interpreter &, const Bound &) -> Value { return make<OutsideGraphScope>(); });
+  // The default graph's serial number (_tf_v1.tfs keys its collections by it).
+  bind("_tfs_graph_serial()", [](Interpreter &in, const Bound &) {
+    GraphScope &g = defaultV1Graph(in);
+    auto it = graphSerials().find(&g);
+    return Value::integer(it == graphSerials().end() ? 0 : it->second);
   });
   bind("no_op(name=None)", [](Interpreter &in, const Bound &b) {
     return makeOp(currentGraph(in), b.isNone("name") ? scopedName(in, "NoOp") : in.str(b["name"]), {});
@@ -361,9 +405,27 @@ void installCompatV1Graph(Interpreter &in, ModuleObject &v1) {
     return initializerOp(in, ctx(in).globalVariables, "init");
   });
   v1.scope->vars["initialize_all_variables"] = v1.scope->vars["global_variables_initializer"];
-  // tfs has no local variables (tf.metrics' counters are not supported).
-  bind("local_variables_initializer()", [](Interpreter &in, const Bound &) {
-    return makeOp(currentGraph(in), "init", {});
+  // Local variables (tf.compat.v1.metrics' counters): out of the global
+  // variables (not saved, not in global_variables_initializer), in the
+  // LOCAL_VARIABLES collection of _tf_v1.tfs.
+  bind("_tfs_make_local(var)", [](Interpreter &in, const Bound &b) {
+    auto &globals = ctx(in).globalVariables;
+    for (auto it = globals.begin(); it != globals.end(); ++it)
+      if (it->get() == b["var"].obj()) {
+        globals.erase(it);
+        break;
+      }
+    return Value();
+  });
+  auto localVariables = [](Interpreter &in) {
+    return in.toList(in.call(in.getAttr(in.importModule("_tf_v1"), "get_collection"),
+                             std::vector<Value>{in.str("local_variables")}));
+  };
+  bind("local_variables_initializer()", [localVariables](Interpreter &in, const Bound &) {
+    std::vector<Ref<VariableObject>> vars;
+    for (const Value &v : localVariables(in))
+      if (auto *var = v.as<VariableObject>()) vars.push_back(Ref<VariableObject>(var));
+    return initializerOp(in, vars, "init");
   });
   v1.scope->vars["initialize_local_variables"] = v1.scope->vars["local_variables_initializer"];
   // The initializers of the tables whose entries the graph computes (the
@@ -376,7 +438,10 @@ void installCompatV1Graph(Interpreter &in, ModuleObject &v1) {
     return makeOp(currentGraph(in), in.str(b["name"]), nodes);
   });
   v1.scope->vars["initialize_all_tables"] = v1.scope->vars["tables_initializer"];
-  bind("local_variables(scope=None)", [](Interpreter &in, const Bound &) { return in.list({}); });
+  bind("local_variables(scope=None)", [](Interpreter &in, const Bound &b) {
+    return in.call(in.getAttr(in.importModule("_tf_v1"), "get_collection"),
+                   std::vector<Value>{in.str("local_variables"), b["scope"]});
+  });
 }
 
 }  // namespace tfs::runtime::tf

@@ -96,6 +96,23 @@ bool isTupleSubclass(const Value &f) {
   return inst && inst->builtinValue.as<TupleObject>();
 }
 
+// A mapping that is not a plain dict (an OrderedDict, make_csv_dataset's
+// features): its items in order.
+bool isMapping(Interpreter &in, const Value &f) {
+  if (!f.as<InstanceObject>()) return false;
+  auto items = in.getAttrOpt(f, "items");
+  auto keys = in.getAttrOpt(f, "keys");
+  return items && keys && in.getAttrOpt(f, "__getitem__");
+}
+std::vector<std::pair<Value, Value>> mappingItems(Interpreter &in, const Value &f) {
+  std::vector<std::pair<Value, Value>> out;
+  for (const Value &kv : in.toList(in.call(in.getAttr(f, "items"), {}))) {
+    std::vector<Value> pair = in.toList(kv);
+    out.emplace_back(pair[0], pair[1]);
+  }
+  return out;
+}
+
 void collectFetch(Interpreter &in, GraphScope &g, const Value &f, FetchList &fl, std::vector<int> &slots) {
   if (auto *s = f.as<StrObject>()) {
     std::string name = s->s;
@@ -138,6 +155,10 @@ void collectFetch(Interpreter &in, GraphScope &g, const Value &f, FetchList &fl,
     for (auto &[k, x] : d->items()) collectFetch(in, g, x, fl, slots);
     return;
   }
+  if (isMapping(in, f)) {
+    for (auto &[k, x] : mappingItems(in, f)) collectFetch(in, g, x, fl, slots);
+    return;
+  }
   if (f.isNone()) raiseTf(in, "TypeError", "Fetch argument None has invalid type <class 'NoneType'>");
   raiseTf(in, "TypeError", fmt::format("Fetch argument {} has invalid type <class '{}'>, must be a string or Tensor. "
                                        "(Can not convert a {} into a Tensor or Operation.)",
@@ -161,6 +182,12 @@ Value rebuildFetch(Interpreter &in, const Value &f, const std::vector<Tensor> &v
     auto out = make<DictObject>();
     for (auto &[k, x] : d->items()) out->set(in, k, rebuildFetch(in, x, vals, slots, pos));
     return out;
+  }
+  if (isMapping(in, f)) {
+    // The same mapping type, made from the fetched (key, value) pairs.
+    std::vector<Value> pairs;
+    for (auto &[k, x] : mappingItems(in, f)) pairs.push_back(in.tuple({k, rebuildFetch(in, x, vals, slots, pos)}));
+    return in.call(in.getAttr(f, "__class__"), std::vector<Value>{in.list(pairs)});
   }
   int s = slots[pos++];
   if (s == -1) return Value();

@@ -203,7 +203,16 @@ void registerIoInternal() {
     // Rows of equal-length decoded columns: a list of tuples of scalar tensors.
     defSig(in, *m, "unstack_rows(columns)", [](Interpreter &in, const Bound &a) {
       std::vector<Tensor> cols;
-      for (const Value &v : in.toList(a["columns"])) cols.push_back(toTensor(in, v)->eager);
+      for (const Value &v : in.toList(a["columns"])) {
+        Ref<TensorObject> t = toTensor(in, v);
+        // (A CSV dataset made while a TF1 graph was the default holds graph
+        // tensors: its rows cannot be read eagerly.)
+        if (t->symbolic())
+          raiseTf(in, "NotImplementedError",
+                  "reading a CSV dataset made inside a tf.compat.v1 graph is not supported by tfs: make the dataset "
+                  "outside the graph (an Estimator's input_fn may make it)");
+        cols.push_back(t->eager);
+      }
       int64_t n = cols.empty() ? 0 : cols[0].numElements();
       std::vector<Value> rows;
       for (int64_t r = 0; r < n; ++r) {

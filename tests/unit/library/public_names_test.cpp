@@ -54,7 +54,7 @@ TEST_CASE("a name the real module has is not supported by tfs, a misspelt one is
   Value linalg = in.getAttr(tf, "linalg");
   CHECK(raised(in, linalg, "logm") == "NotImplementedError: tf.linalg.logm is not supported by tfs");
   CHECK(raised(in, linalg, "expmm") == "AttributeError: module 'tensorflow.linalg' has no attribute 'expmm'");
-  CHECK(raised(in, tf, "estimator") == "NotImplementedError: tf.estimator is not supported by tfs");
+  CHECK(raised(in, tf, "mlir") == "NotImplementedError: tf.mlir is not supported by tfs");
   Value np = in.importModule("numpy");
   CHECK(raised(in, np, "fft") == "NotImplementedError: np.fft is not supported by tfs");
   CHECK(raised(in, np, "fftt") == "AttributeError: module 'numpy' has no attribute 'fftt'");
