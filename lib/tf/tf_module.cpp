@@ -614,6 +614,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
   submodule(in, *tf, "experimental")->lazy = [](Interpreter &in, const std::string &name) {
     if (auto f = preludeApi(in, "_tf_extension_type", "experimental_api", name)) return f;
     if (auto f = preludeApi(in, "_tf_extension_batch", "experimental_api", name)) return f;
+    if (auto f = preludeApi(in, "_ragged_shape", "experimental_api", name)) return f;
     return preludeApi(in, "_tf_dispatch", "experimental_api", name);
   };
   // Converted code (AutoGraph) calls the operators of module `ag`.
