@@ -373,6 +373,20 @@ Value makeTrainNative(Interpreter &in) {
     *v->value = t->eager.copy();
     return Value();
   });
+  // tf.compat.v1.train.init_from_checkpoint: the variables get_variable made
+  // (TF's default variable store, keyed by name without ":0"), and a v1 graph
+  // variable's new initial value (what its initializer op assigns).
+  bind("v1_variable_store()", [](Interpreter &in, const Bound &) {
+    auto d = make<DictObject>();
+    for (auto &[name, var] : ctx(in).v1Variables) d->set(in, in.str(name), Value(var));
+    return Value(d);
+  });
+  bind("set_initial_value(variable, value)", [](Interpreter &in, const Bound &a) {
+    auto *v = a["variable"].as<VariableObject>();
+    if (!v) in.raise("TypeError", fmt::format("expected a tf.Variable, got {}", in.typeName(a["variable"])));
+    v->initialValue = a["value"];
+    return Value();
+  });
   return Value(m);
 }
 
