@@ -178,7 +178,11 @@ const Tensor &variableStorage(Interpreter &in, VariableObject &v) {
 Tensor valueToSave(Interpreter &in, const Value &v) {
   if (auto *var = v.as<VariableObject>()) return variableStorage(in, *var);
   Ref<TensorObject> t = toTensor(in, v);
-  if (t->symbolic()) raiseTf(in, "ValueError", "a checkpoint saves values, not symbolic tensors");
+  if (t->symbolic()) {
+    // A constant of a TF 1 graph (the object graph proto) is its value.
+    if (std::optional<Tensor> c = constantValue(t->sym)) return *c;
+    raiseTf(in, "ValueError", "a checkpoint saves values, not symbolic tensors");
+  }
   return t->eager;
 }
 
