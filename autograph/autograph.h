@@ -18,7 +18,9 @@
 
 #include "frontend/ast.h"
 
+#include <functional>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 namespace tfs::autograph {
@@ -37,5 +39,15 @@ std::unique_ptr<ast::FunctionDef> convertFunction(const ast::FunctionDef &fn,
 std::string printCode(const ast::Stmt &stmt);
 std::string printCode(const ast::Module &module);
 std::string printExpr(const ast::Expr &expr);
+
+// tf.autograph.to_code: the code TensorFlow 2.15's AutoGraph generates for
+// `fn` (tf_code.cpp), for the constructs that printer covers; others throw
+// TfCodeUnsupported naming the construct. `isGlobal` says whether a name is
+// a global of fn's module (TF's namer avoids those).
+struct TfCodeUnsupported : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+std::string printTfCode(const ast::FunctionDef &fn, bool recursive,
+                        const std::function<bool(const std::string &)> &isGlobal);
 
 }  // namespace tfs::autograph

@@ -61,11 +61,12 @@ const char *const kStringsNames[] = {"as_string", "length", "lower", "upper", "s
                                      "to_hash_bucket_fast", "to_hash_bucket_strong", "to_hash_bucket"};
 
 // More tf functions a tf.experimental.dispatch_for_api target commonly
-// overrides: only an ExtensionType's `_tfs_api_dispatch` hook sees them
-// (the composite tensors above keep TF's own set).
+// overrides: only a `_tfs_api_dispatch` hook (an ExtensionType's, and
+// tf.experimental.DynamicRaggedShape's for reshape/zeros/ones/fill) sees
+// them (the composite tensors above keep TF's own set).
 const char *const kApiOnlyNames[] = {"matmul", "where", "shape", "size", "rank", "reshape", "expand_dims",
                                      "squeeze", "transpose", "gather", "boolean_mask", "broadcast_to", "unstack",
-                                     "split", "clip_by_value", "fill", "norm", "einsum"};
+                                     "split", "clip_by_value", "fill", "norm", "einsum", "zeros", "ones"};
 
 // `m.name` wrapped: a call whose arguments hold an instance of a class
 // defining `_tfs_dispatch` (only with `composite`: TF's composite tensor

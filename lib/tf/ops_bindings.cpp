@@ -390,7 +390,8 @@ void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObj
     ir::Attrs attrs;
     if (auto d = dtypeArg(in, args[1])) attrs["out_type"] = *d;
     // TF's array_ops.shape: a SparseTensor's is its dense_shape (cast to
-    // out_type); a RaggedTensor's is a DynamicRaggedShape, which tfs lacks.
+    // out_type); a RaggedTensor's is a tf.experimental.DynamicRaggedShape
+    // (lib/tf/ragged/_ragged_shape.tfs).
     if (auto *inst = args[0].as<InstanceObject>()) {
       std::string_view cls = inst->klass->name;
       if (cls == "SparseTensor") {
@@ -399,8 +400,8 @@ void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObj
         return Value(callOp1(in, OpKind::Cast, {dense}, {{"dtype", out}}, "Cast"));
       }
       if (cls == "RaggedTensor")
-        in.raise("NotImplementedError", "tf.shape of a RaggedTensor (a tf.experimental.DynamicRaggedShape) is not "
-                                        "supported by tfs; use rt.shape, rt.nrows() or rt.row_lengths()");
+        return in.call(in.getAttr(importPreludeModule(in, "_ragged_shape"), "shape_of_ragged"),
+                       std::vector<Value>{args[0], args[1]});
     }
     return Value(callOp1(in, OpKind::ShapeOf, {toTensor(in, args[0])}, attrs, "Shape"));
   });

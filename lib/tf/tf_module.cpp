@@ -5,6 +5,7 @@
 #include "runtime/tensor/format.h"
 #include "lib/tf/io/io_lib.h"
 #include "lib/tf/tf_lib.h"
+#include "runtime/tf/lifted_value.h"
 #include "runtime/tf/tensor_ids.h"
 #include "lib/tf/native_type_classes.h"
 #include "runtime/tf/function_key.h"
@@ -161,10 +162,11 @@ Value makeVariable(Interpreter &in, const Value &init, std::optional<DType> dtyp
   c.initScope = saved;
   if (t->symbolic()) {
     // An initial value computed in the function being traced (e.g.
-    // tf.Variable(tf.zeros([2])) on the first call): TF lifts its ops out of
-    // the function and runs them eagerly. That works when they depend on
-    // constants only; evaluate them with the eager kernels.
-    auto lifted = constantValue(t->sym);
+    // tf.Variable(tf.zeros([2])) or tf.Variable(tf.random.uniform(...)) on
+    // the first call): TF lifts its ops out of the function and runs them
+    // eagerly. That works when they depend on constants (and seeds) only;
+    // evaluate them with the eager kernels.
+    auto lifted = liftedValue(t->sym);
     if (!lifted) raiseTf(in, "ValueError", "tf.Variable initial values must be eager tensors in tfs");
     auto e = make<TensorObject>();
     e->eager = *lifted;
@@ -623,6 +625,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
   submodule(in, *tf, "experimental")->lazy = [](Interpreter &in, const std::string &name) {
     if (auto f = preludeApi(in, "_tf_extension_type", "experimental_api", name)) return f;
     if (auto f = preludeApi(in, "_tf_extension_batch", "experimental_api", name)) return f;
+    if (auto f = preludeApi(in, "_ragged_shape", "experimental_api", name)) return f;
     return preludeApi(in, "_tf_dispatch", "experimental_api", name);
   };
   // Converted code (AutoGraph) calls the operators of module `ag`.

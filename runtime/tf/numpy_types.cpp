@@ -126,7 +126,16 @@ std::optional<Value> NumpyDTypeObject::compare(Interpreter &in, CmpOp op, const 
   if (auto *d = other.as<NumpyDTypeObject>()) o = d->dtype;
   else if (auto *d = other.as<DTypeObject>()) o = d->dtype;
   else if (auto *s = other.as<StrObject>()) o = parseNumpyDTypeName(s->s);
-  else if (other.as<ClassObject>()) o = dtypeArg(in, other);
+  // numpy compares with np.dtype(other): `object` is the object dtype,
+  // which no numeric or string dtype equals (df[col].dtype == object);
+  // Python's float / int / complex are float64 / int64 / complex128.
+  else if (auto *c = other.as<ClassObject>()) {
+    if (c->name == "object") o = std::nullopt;
+    else if (c->name == "float") o = DType::Float64;
+    else if (c->name == "int") o = DType::Int64;
+    else if (c->name == "complex") o = DType::Complex128;
+    else o = dtypeArg(in, other);
+  }
   else if (!other.isNone()) return std::nullopt;
   bool eq = o && *o == dtype;
   return Value::boolean(op == CmpOp::Eq ? eq : !eq);

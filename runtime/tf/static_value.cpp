@@ -5,6 +5,7 @@
 // random op, a reshape target) read it here.
 #include "runtime/kernels/kernels.h"
 #include "runtime/tf/tf.h"
+#include "runtime/tf/lifted_value.h"
 
 namespace tfs::runtime::tf {
 
@@ -27,7 +28,19 @@ bool tfEvaluates(ir::OpKind k) {
   }
 }
 
-std::optional<Tensor> evaluate(const ir::Value *x, int depth, bool tfOnly) {
+// The random ops TF's lift_to_graph copies out of a function with their
+// seed attributes: the copy is a new kernel, so it draws the first numbers
+// of its (seed, seed2) stream.
+bool isRandomDraw(ir::OpKind k) {
+  switch (k) {
+  case ir::OpKind::RandomNormal: case ir::OpKind::RandomUniform: case ir::OpKind::RandomTruncatedNormal:
+    return true;
+  default:
+    return false;
+  }
+}
+
+std::optional<Tensor> evaluate(const ir::Value *x, int depth, bool tfOnly, bool freshRandom = false) {
   if (const ir::DenseElements *d = ir::constValueOf(x)) return tensorFromDense(*d);
   const ir::Node *n = x->definingNode();
   if (!n || depth > 64) return std::nullopt;
@@ -38,16 +51,19 @@ std::optional<Tensor> evaluate(const ir::Value *x, int depth, bool tfOnly) {
     if (n->kind() == ir::OpKind::ShapeOf) return intVector(outType, s.dims);
     return Tensor::fromDoubles(outType, {}, {double(s.numElements())});
   }
-  if (!n->isPure() || n->numRegions() > 0 || !kernelFor(n->kind())) return std::nullopt;
+  bool randomDraw = freshRandom && isRandomDraw(n->kind());
+  if ((!n->isPure() && !randomDraw) || n->numRegions() > 0 || !kernelFor(n->kind())) return std::nullopt;
   if (tfOnly && !tfEvaluates(n->kind())) return std::nullopt;
   std::vector<Tensor> ins;
   for (const ir::Value *o : n->operands()) {
-    auto t = evaluate(o, depth + 1, tfOnly);
+    auto t = evaluate(o, depth + 1, tfOnly, freshRandom);
     if (!t) return std::nullopt;
     ins.push_back(*t);
   }
+  ir::Attrs attrs = n->attrs;
+  if (randomDraw && ir::attrInt(attrs, "stateful", 0) != 0) attrs["counter"] = int64_t(0);
   try {
-    auto outs = runKernel(n->kind(), ins, n->attrs);
+    auto outs = runKernel(n->kind(), ins, attrs);
     for (size_t i = 0; i < n->numResults(); ++i)
       if (n->result(unsigned(i)) == x) return outs.at(i);
   } catch (const ir::OpError &) {
@@ -58,6 +74,8 @@ std::optional<Tensor> evaluate(const ir::Value *x, int depth, bool tfOnly) {
 }  // namespace
 
 std::optional<Tensor> constantValue(const ir::Value *v, bool tfOpsOnly) { return evaluate(v, 0, tfOpsOnly); }
+
+std::optional<Tensor> liftedValue(const ir::Value *v) { return evaluate(v, 0, false, true); }
 
 std::optional<Tensor> staticValue(const TensorObject &t, bool tfOpsOnly) {
   if (!t.symbolic()) return t.eager;

@@ -178,7 +178,11 @@ const Tensor &variableStorage(Interpreter &in, VariableObject &v) {
 Tensor valueToSave(Interpreter &in, const Value &v) {
   if (auto *var = v.as<VariableObject>()) return variableStorage(in, *var);
   Ref<TensorObject> t = toTensor(in, v);
-  if (t->symbolic()) raiseTf(in, "ValueError", "a checkpoint saves values, not symbolic tensors");
+  if (t->symbolic()) {
+    // A constant of a TF 1 graph (the object graph proto) is its value.
+    if (std::optional<Tensor> c = constantValue(t->sym)) return *c;
+    raiseTf(in, "ValueError", "a checkpoint saves values, not symbolic tensors");
+  }
   return t->eager;
 }
 
@@ -371,6 +375,20 @@ Value makeTrainNative(Interpreter &in) {
                                          "dtype {}.", ir::dtypeName(t->eager.dtype()), v->name, ir::dtypeName(v->dtype)));
     if (!v->value) v->value = std::make_shared<Tensor>();
     *v->value = t->eager.copy();
+    return Value();
+  });
+  // tf.compat.v1.train.init_from_checkpoint: the variables get_variable made
+  // (TF's default variable store, keyed by name without ":0"), and a v1 graph
+  // variable's new initial value (what its initializer op assigns).
+  bind("v1_variable_store()", [](Interpreter &in, const Bound &) {
+    auto d = make<DictObject>();
+    for (auto &[name, var] : ctx(in).v1Variables) d->set(in, in.str(name), Value(var));
+    return Value(d);
+  });
+  bind("set_initial_value(variable, value)", [](Interpreter &in, const Bound &a) {
+    auto *v = a["variable"].as<VariableObject>();
+    if (!v) in.raise("TypeError", fmt::format("expected a tf.Variable, got {}", in.typeName(a["variable"])));
+    v->initialValue = a["value"];
     return Value();
   });
   return Value(m);
