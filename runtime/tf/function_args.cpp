@@ -2,6 +2,7 @@
 // (function_args.h): symbolic stand-ins for the arguments, their tensors
 // for a run, and the output structure of a trace.
 #include "runtime/tf/function_args.h"
+#include "runtime/interp/builtins.h"
 
 #include "runtime/tf/function_key.h"
 
@@ -148,6 +149,16 @@ Value collectOutputs(Interpreter &in, const Value &v, GraphScope &g, std::vector
     std::vector<Value> items;
     for (auto &[k, x] : d->items()) items.push_back(in.tuple({k, collectOutputs(in, x, g, outs)}));
     return in.tuple({in.str("dict"), in.tuple(items)});
+  }
+  // A namedtuple (a tuple subclass with _fields), a structure for tf.nest:
+  // ("namedtuple", items, class), rebuilt as class(*items).
+  if (auto *inst = v.as<InstanceObject>()) {
+    const Value *b = builtinPart(v);
+    if (b && b->as<TupleObject>() && inst->klass->lookup("_fields")) {
+      std::vector<Value> items;
+      for (auto &x : in.toList(*b)) items.push_back(collectOutputs(in, x, g, outs));
+      return in.tuple({in.str("namedtuple"), in.tuple(items), Value(inst->klass)});
+    }
   }
   if (isComposite(v)) {
     Value parts = collectOutputs(in, compositeComponents(in, v), g, outs);

@@ -9,7 +9,7 @@
 namespace tfs::runtime::tf {
 
 // TF's output type of a concrete function: TensorSpec(...), Tuple[...],
-// List[...], Dict[['k', ...]], None.
+// List[...], Dict[['k', ...]], None (a namedtuple is shown as a Tuple).
 std::string outputSpecText(Interpreter &in, const Value &s, const std::vector<ir::TensorType> &types) {
   if (s.isInt()) {
     size_t i = size_t(s.asInt());
@@ -55,6 +55,7 @@ Value outputSpecStructure(Interpreter &in, const Value &s, const std::vector<Val
   }
   std::vector<Value> items;
   for (auto &x : in.toList(t->items[1])) items.push_back(outputSpecStructure(in, x, leaves, attr));
+  if (kind == "namedtuple") return in.call(t->items[2], items);
   return kind == "list" ? in.list(items) : in.tuple(items);
 }
 
@@ -76,6 +77,7 @@ Value rebuildOutputs(Interpreter &in, const Value &s, const std::vector<Value> &
     return d;
   }
   for (auto &x : in.toList(t->items[1])) items.push_back(rebuildOutputs(in, x, results));
+  if (kind == "namedtuple") return in.call(t->items[2], items);
   return kind == "list" ? in.list(items) : in.tuple(items);
 }
 
