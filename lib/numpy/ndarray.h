@@ -144,6 +144,8 @@ struct Layout {
 Layout layoutOf(TensorObject &a);
 // A view of `a`'s root with this shape and strided placement.
 Value makeView(TensorObject &a, const Shape &shape, int64_t offset, const Shape &strides);
+// a.flat: a 1-D view in C order (read-only when the array is not one strided run).
+Value flatView(Interpreter &in, TensorObject &a);
 // Is the array laid out in C order without gaps (its reshape is a view)?
 bool isCContiguous(TensorObject &a);
 // Writes values (broadcast to the target shape, cast to a's dtype) to a's

@@ -218,7 +218,7 @@ std::optional<Value> ndarrayAttribute(Interpreter &in, TensorObject &a, const st
   if (name == "imag" && t.dtype() != DType::String)
     return ir::isComplex(t.dtype()) ? newArray(runKernel(ir::OpKind::Imag, std::vector<Tensor>{t}, {})[0])
                                     : newArray(runKernel(ir::OpKind::ZerosLike, std::vector<Tensor>{t}, {})[0]);
-  if (name == "flat") return newArray(t.reshaped({t.numElements()}));
+  if (name == "flat") return flatView(in, a);
   if (name == "base") return a.view ? Value(a.view->base) : Value();
   if (name == "__abs__")
     return in.native(name, [self](Interpreter &in, Args, const Kwargs &) {

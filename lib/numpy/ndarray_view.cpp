@@ -154,4 +154,24 @@ Value storeOut(Interpreter &in, const Value &out, const Tensor &result, const ch
   return target;
 }
 
+// a.flat: the elements in C order as a 1-D view, so `a.flat[::2] = v`
+// writes to `a` as numpy's flatiter does. An array whose elements are not
+// one strided run (a transposed view, say) reads through a copy that
+// refuses writes: numpy would write them, tfs says it cannot.
+Value flatView(Interpreter &in, TensorObject &a) {
+  Layout l = layoutOf(a);
+  const auto &shape = a.eager.shape();
+  Shape c = cStrides(shape);
+  bool contiguous = true;
+  for (size_t i = 0; i < shape.size(); ++i)
+    if (shape[i] > 1 && l.strides[i] != c[i]) contiguous = false;
+  int64_t n = a.eager.numElements();
+  if (contiguous) return makeView(a, Shape{n}, l.offset, Shape{1});
+  Value copy = newArray(a.eager.reshaped({n}));
+  Value view = makeView(*copy.as<TensorObject>(), Shape{n}, 0, Shape{1});
+  view.as<TensorObject>()->view->writeable = false;
+  (void)in;
+  return view;
+}
+
 }  // namespace tfs::runtime::tf::numpy
