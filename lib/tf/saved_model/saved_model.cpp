@@ -372,6 +372,9 @@ Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
   std::string text;
   std::string vars;
   fs::path target(dir);
+  // "model/" is the directory "model": the temporary directory goes beside
+  // it, not inside it.
+  while (!target.has_filename() && target.has_relative_path()) target = target.parent_path();
   fs::path tmp = target;
   tmp += fmt::format(".tmp-{}", ::getpid());
   std::error_code ec;
