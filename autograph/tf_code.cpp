@@ -211,26 +211,21 @@ struct Namer {
 // its parent's.
 void assignNames(const Body &body, Namer &namer, std::map<const Stmt *, CfNames> &out) {
   for (const auto &s : body) {
-    if (s->kind == StmtKind::If) {
+    bool isIf = s->kind == StmtKind::If;
+    if (!isIf && s->kind != StmtKind::While) continue;
+    if (isIf) {
       auto &i = static_cast<const If &>(*s);
       assignNames(i.body, namer, out);
       assignNames(i.orelse, namer, out);
-      CfNames n;
-      n.getState = namer.fresh("get_state");
-      n.setState = namer.fresh("set_state");
-      n.body = namer.fresh("if_body");
-      n.other = namer.fresh("else_body");
-      out[s.get()] = n;
-    } else if (s->kind == StmtKind::While) {
-      auto &w = static_cast<const While &>(*s);
-      assignNames(w.body, namer, out);
-      CfNames n;
-      n.getState = namer.fresh("get_state");
-      n.setState = namer.fresh("set_state");
-      n.body = namer.fresh("loop_body");
-      n.other = namer.fresh("loop_test");
-      out[s.get()] = n;
+    } else {
+      assignNames(static_cast<const While &>(*s).body, namer, out);
     }
+    CfNames n;
+    n.getState = namer.fresh("get_state");
+    n.setState = namer.fresh("set_state");
+    n.body = namer.fresh(isIf ? "if_body" : "loop_body");
+    n.other = namer.fresh(isIf ? "else_body" : "loop_test");
+    out[s.get()] = n;
   }
 }
 

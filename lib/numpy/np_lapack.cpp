@@ -103,10 +103,6 @@ Ref<ClassObject> linAlgErrorClass(Interpreter &in) {
   return c;
 }
 
-[[noreturn]] void linAlgError(Interpreter &in, const std::string &msg) {
-  in.raiseValue(in.newException(linAlgErrorClass(in), msg));
-}
-
 // The input as a stack of square float matrices (numpy's _assert_stacked_square).
 Tensor squareStack(Interpreter &in, const Value &v, int64_t &n, int64_t &count) {
   Tensor a = asTensor(in, v);
@@ -630,5 +626,9 @@ Defs linalgModuleFunctions() {
 }
 
 Ref<ClassObject> numpyLinAlgError(Interpreter &in) { return linAlgErrorClass(in); }
+
+void linAlgError(Interpreter &in, const std::string &msg) {
+  in.raiseValue(in.newException(linAlgErrorClass(in), msg));
+}
 
 }  // namespace tfs::runtime::tf::numpy

@@ -21,10 +21,6 @@ namespace tfs::runtime::tf::numpy {
 
 namespace {
 
-[[noreturn]] void linAlgError(Interpreter &in, const std::string &msg) {
-  in.raiseValue(in.newException(numpyLinAlgError(in), msg));
-}
-
 // A 2-d float64 matrix (ints and bools cast, as numpy's _commonType does).
 Tensor matrixArg(Interpreter &in, const Value &v, const char *fn) {
   Tensor a = asTensor(in, v);

@@ -23,10 +23,6 @@ namespace tfs::runtime::tf::numpy {
 
 namespace {
 
-[[noreturn]] void linAlgError(Interpreter &in, const std::string &msg) {
-  in.raiseValue(in.newException(numpyLinAlgError(in), msg));
-}
-
 // The stack of matrices as float64 and the dtype numpy returns (float32
 // stays float32, everything else float64).
 Tensor stackedMatrices(Interpreter &in, const Value &v, const char *fn, DType &resultType) {

@@ -57,6 +57,8 @@ Defs fftModuleFunctions();
 Value makeCharModule(Interpreter &in);
 // numpy.linalg.LinAlgError of this run.
 Ref<ClassObject> numpyLinAlgError(Interpreter &in);
+// Raises numpy.linalg.LinAlgError(msg).
+[[noreturn]] void linAlgError(Interpreter &in, const std::string &msg);
 // Registers the engine's ndarray hooks (once, at startup).
 // Replaces the module's ufunc functions (np.add, ...) with numpy.ufunc
 // objects (np_ufunc_object.cpp): repr <ufunc 'add'>, reduce / accumulate / ...
