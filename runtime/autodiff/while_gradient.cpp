@@ -246,6 +246,21 @@ std::vector<OptHandle> whileLoopGradient(GraphEmitter &em, const GradOpInfo &op,
 
   // Only the float yields carry gradients: recompute what they need (of an
   // undone write, its operands: its gradient is taken directly).
+  // A gradient of the loop's gradient (a second derivative) reaches the
+  // saved stacks S_k too: the backward loop read them. S_k[j] is x_k as it
+  // entered iteration j, so dS_k[j] joins g_k at step j. Without this the
+  // path through the saved values was dropped: a silent wrong answer.
+  std::vector<Value *> stackGrads(n, nullptr);
+  for (size_t k = 0; k < n; ++k) {
+    size_t r = n + 1 + k;
+    if (r >= og.size() || !og[r])
+      continue;
+    bool isRagged = raggedKs && std::find(raggedKs->begin(), raggedKs->end(), int64_t(k)) != raggedKs->end();
+    if (undoPos(k) < undo.size() || isRagged)
+      throwGradError("gradient of a while_loop's gradient through a loop variable that grows or is written in "
+                     "place (a TensorArray or a concat under a shape invariant) is not supported by tfs");
+    stackGrads[k] = em.valueOf(*og[r]);
+  }
   const ir::Region &fwdBody = loop.region(1);
   auto fwdYields = fwdBody.terminator()->operands();
   std::vector<Value *> fwdRoots;
@@ -357,6 +372,11 @@ std::vector<OptHandle> whileLoopGradient(GraphEmitter &em, const GradOpInfo &op,
       Value *g = grads[i];
       if (writeGrads[i])
         g = g ? bb.create(OpKind::Add, {writeGrads[i], g}, {}, span) : writeGrads[i];
+      if (Value *dS = stackGrads[floatCarried[i]]) {
+        Value *row = bb.create(OpKind::Gather, {dS, j}, {{"axis", int64_t(0)}}, span);
+        row->type = xs[floatCarried[i]]->type;
+        g = g ? bb.create(OpKind::Add, {g, row}, {}, span) : row;
+      }
       next.push_back(g ? g : bb.create(OpKind::ZerosLike, {xs[floatCarried[i]]}, {}, span));
     }
     for (size_t i = 0; i < floatFree.size(); ++i) {
