@@ -8,6 +8,8 @@
 #include "lib/tf/compat_v1/compat_v1.h"
 #include "lib/tf/graph_def_object.h"
 
+#include <set>
+
 namespace tfs::runtime::tf {
 
 using ir::OpKind;
@@ -307,6 +309,28 @@ std::optional<Value> GraphObject::getAttr(Interpreter &in, const std::string &na
                                });
   if (name == "finalize") return in.native(name, [](Interpreter &, Args, const Kwargs &) { return Value(); });
   if (name == "finalized") return Value::boolean(false);
+  // Collections (the graph's own: _tf_v1.tfs keeps them per graph). A graph
+  // that is not the default one is made the default for the call.
+  static const std::set<std::string> collectionMethods{"get_collection",   "get_collection_ref",
+                                                       "add_to_collection", "add_to_collections",
+                                                       "get_all_collection_keys", "clear_collection"};
+  if (collectionMethods.count(name))
+    return in.native(name, [self, name](Interpreter &in, Args a, const Kwargs &kw) -> Value {
+      std::string impl = name == "get_all_collection_keys" || name == "clear_collection" ? "_" + name : name;
+      Value fn = in.getAttr(in.importModule("_tf_v1_collections"), impl);
+      if (ctx(in).v1Graph == self->graph) return in.call(fn, a, kw);
+      auto scope = make<DefaultGraphScope>();
+      scope->graph = self;
+      scope->enter(in);
+      try {
+        Value r = in.call(fn, a, kw);
+        scope->exit(in, false);
+        return r;
+      } catch (...) {
+        scope->exit(in, true);
+        throw;
+      }
+    });
   return std::nullopt;
 }
 
