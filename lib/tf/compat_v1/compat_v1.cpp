@@ -51,6 +51,13 @@ struct VariableScopeObject : Object {
     depth = c.v1ReuseStack.size();
     c.v1ReuseStack.push_back(reuse || (!c.v1ReuseStack.empty() && c.v1ReuseStack.back()));
     c.v1AutoReuseStack.push_back(autoReuse || (!c.v1AutoReuseStack.empty() && c.v1AutoReuseStack.back()));
+    // A track_tf1_style_variables store counts the scopes entered, so that a
+    // layer named later with default_name skips them (TF's scope counts).
+    if (Value store = v1VariableStore(in); !store.isNone()) {
+      std::string full;
+      for (size_t i = 0; i < c.v1ScopeStack.size(); ++i) full += (i ? "/" : "") + c.v1ScopeStack[i];
+      in.call(in.getAttr(store, "note_variable_scope"), std::vector<Value>{in.str(full)});
+    }
     // Its name scope is made unique in a graph being built (TF enters
     // name_scope(name): a second "s" block names its ops "s_1/..."), while
     // variables keep the scope's own name.
