@@ -86,6 +86,18 @@ int32_t tfs_cg_box_buffer(Frame *f, int32_t slot, int32_t dtype, int32_t rank, c
     size_t size = tfs::codegen::elementSize(dtype);
     char *out = static_cast<char *>(t.rawData());
     int64_t n = t.numElements();
+    // Row-major strides: one copy (the common case: an arena buffer handed
+    // to a kernel or returned).
+    bool rowMajor = true;
+    for (int64_t d = rank - 1, expect = 1; d >= 0; --d) {
+      if (dims[d] != 1 && strides[d] != expect) rowMajor = false;
+      expect *= dims[d];
+    }
+    if (rowMajor) {
+      if (n > 0) std::memcpy(out, data, size_t(n) * size);
+      f->slots[slot] = std::move(t);
+      return;
+    }
     std::vector<int64_t> index(size_t(rank), 0);
     int64_t offset = 0;
     for (int64_t i = 0; i < n; ++i) {
