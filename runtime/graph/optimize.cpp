@@ -29,10 +29,17 @@ void cloneClosure(const ir::Function &fn, ir::Module &out) {
 
 }  // namespace
 
-OptimizedFunction optimizeForExecution(const ir::Function &traced) {
+OptimizedFunction optimizeForExecution(const ir::Function &traced) { return optimizeForShapes(traced, {}); }
+
+OptimizedFunction optimizeForShapes(const ir::Function &traced, const std::vector<ir::Shape> &paramShapes) {
   OptimizedFunction result;
   result.module = std::make_unique<ir::Module>();
   cloneClosure(traced, *result.module);
+  if (!paramShapes.empty()) {
+    ir::Function *copy = result.module->lookup(traced.name());
+    for (size_t i = 0; i < paramShapes.size() && i < copy->params().size(); ++i)
+      copy->param(unsigned(i))->type.shape = paramShapes[i];
+  }
   ir::PipelineOptions opts;
   opts.constantFolding.folder = makeConstantFolder();
   try {

@@ -26,4 +26,11 @@ struct OptimizedFunction {
 // Result: the copy, named like the original.
 OptimizedFunction optimizeForExecution(const ir::Function &traced);
 
+// The same for calls whose arguments have the concrete `paramShapes` (one
+// per parameter; each an instance of the parameter's traced shape): the
+// copy's parameters take those shapes before the pipeline runs, so shape
+// inference and constant folding see static shapes (a function traced with
+// an unknown batch dimension runs as if traced with the batch's).
+OptimizedFunction optimizeForShapes(const ir::Function &traced, const std::vector<ir::Shape> &paramShapes);
+
 }  // namespace tfs::runtime

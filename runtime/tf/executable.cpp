@@ -13,7 +13,49 @@ OptimizedFunction timedOptimize(const ir::Function &traced, Profiler *profiler) 
 }  // namespace
 
 Executable::Executable(const ir::Function &traced, Profiler *profiler)
-    : optimized_(timedOptimize(traced, profiler)) {}
+    : optimized_(timedOptimize(traced, profiler)) {
+  for (ir::Value *p : optimized_.fn->params())
+    if (p->type.shape.ranked && !p->type.shape.fullyDefined()) specializable_ = true;
+}
+
+const codegen::CompiledFunction &Executable::compiledFor(Interpreter &in, std::span<const Tensor> args) {
+  if (specializable_ && args.size() == optimized_.fn->params().size()) {
+    for (const auto &s : specializations_) {
+      bool same = true;
+      for (size_t i = 0; i < args.size() && same; ++i) same = args[i].shape() == s->shapes[i];
+      if (same) return *s->compiled;
+    }
+    if (specializations_.size() < kMaxSpecializations) {
+      auto s = std::make_unique<Specialization>();
+      std::vector<ir::Shape> shapes;
+      bool fits = true;
+      for (size_t i = 0; i < args.size(); ++i) {
+        s->shapes.push_back(args[i].shape());
+        ir::Shape concrete(args[i].shape());
+        const ir::Shape &traced = optimized_.fn->param(unsigned(i))->type.shape;
+        // An argument that is no instance of the parameter's shape gets the
+        // generic code (and its error).
+        if (!traced.isCompatibleWith(concrete)) fits = false;
+        shapes.push_back(concrete);
+      }
+      if (fits) {
+        {
+          PhaseTimer timer(in.profiler(), Phase::Optimize);
+          s->optimized = optimizeForShapes(*optimized_.fn, shapes);
+        }
+        PhaseTimer timer(in.profiler(), Phase::Compile);
+        s->compiled = codegen::compile(*s->optimized.fn);
+        specializations_.push_back(std::move(s));
+        return *specializations_.back()->compiled;
+      }
+    }
+  }
+  if (!compiled_) {
+    PhaseTimer timer(in.profiler(), Phase::Compile);
+    compiled_ = codegen::compile(*optimized_.fn);
+  }
+  return *compiled_;
+}
 
 Executable::~Executable() = default;
 
@@ -30,10 +72,12 @@ std::vector<Tensor> Executable::run(Interpreter &in, std::vector<Tensor> &&args)
 std::vector<Tensor> Executable::runTaking(Interpreter &in, std::span<Tensor> args) { return runWith(in, args); }
 
 Tensor Executable::runTakingOne(Interpreter &in, std::span<Tensor> args, size_t index) {
-  if (in.options().backend != Backend::Jit || !compiled_) return std::move(runTaking(in, args).at(index));
+  if (in.options().backend != Backend::Jit || (!compiled_ && specializations_.empty()))
+    return std::move(runTaking(in, args).at(index));
   VariableRunContext &rc = runContext(in);
   try {
-    return codegen::runCompiledTakingOne(*compiled_, args, index, rc);
+    const codegen::CompiledFunction &code = compiledFor(in, std::span<const Tensor>(args.data(), args.size()));
+    return codegen::runCompiledTakingOne(code, args, index, rc);
   } catch (const GraphRunError &e) {
     raiseGraphError(in, e);
   } catch (const ir::OpError &e) {
@@ -41,25 +85,25 @@ Tensor Executable::runTakingOne(Interpreter &in, std::span<Tensor> args, size_t 
   }
 }
 
-std::vector<Tensor> Executable::runCompiledCode(std::span<const Tensor> args, RunContext &rc) {
-  return codegen::runCompiled(*compiled_, args, rc);
+std::vector<Tensor> Executable::runCompiledCode(const codegen::CompiledFunction &code, std::span<const Tensor> args,
+                                                RunContext &rc) {
+  return codegen::runCompiled(code, args, rc);
 }
-std::vector<Tensor> Executable::runCompiledCode(std::vector<Tensor> &&args, RunContext &rc) {
-  return codegen::runCompiled(*compiled_, std::move(args), rc);
+std::vector<Tensor> Executable::runCompiledCode(const codegen::CompiledFunction &code, std::vector<Tensor> &&args,
+                                                RunContext &rc) {
+  return codegen::runCompiled(code, std::move(args), rc);
 }
-std::vector<Tensor> Executable::runCompiledCode(std::span<Tensor> args, RunContext &rc) {
-  return codegen::runCompiledTaking(*compiled_, args, rc);
+std::vector<Tensor> Executable::runCompiledCode(const codegen::CompiledFunction &code, std::span<Tensor> args,
+                                                RunContext &rc) {
+  return codegen::runCompiledTaking(code, args, rc);
 }
 
 template <class Args> std::vector<Tensor> Executable::runWith(Interpreter &in, Args &&args) {
   VariableRunContext &rc = runContext(in);
   try {
     if (in.options().backend == Backend::Jit) {
-      if (!compiled_) {
-        PhaseTimer timer(in.profiler(), Phase::Compile);
-        compiled_ = codegen::compile(*optimized_.fn);
-      }
-      return runCompiledCode(std::forward<Args>(args), rc);
+      const codegen::CompiledFunction &code = compiledFor(in, std::span<const Tensor>(args.data(), args.size()));
+      return runCompiledCode(code, std::forward<Args>(args), rc);
     }
     return runFunction(*optimized_.fn, std::span<const Tensor>(args), rc);
   } catch (const GraphRunError &e) {

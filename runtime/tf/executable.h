@@ -46,14 +46,32 @@ public:
 
 private:
   template <class Args> std::vector<Tensor> runWith(Interpreter &in, Args &&args);
-  std::vector<Tensor> runCompiledCode(std::span<const Tensor> args, RunContext &rc);
-  std::vector<Tensor> runCompiledCode(std::vector<Tensor> &&args, RunContext &rc);
-  std::vector<Tensor> runCompiledCode(std::span<Tensor> args, RunContext &rc);
+  std::vector<Tensor> runCompiledCode(const codegen::CompiledFunction &code, std::span<const Tensor> args,
+                                      RunContext &rc);
+  std::vector<Tensor> runCompiledCode(const codegen::CompiledFunction &code, std::vector<Tensor> &&args,
+                                      RunContext &rc);
+  std::vector<Tensor> runCompiledCode(const codegen::CompiledFunction &code, std::span<Tensor> args,
+                                      RunContext &rc);
   // The run context of every call (built on the first): a context per call
   // cost a construction and destruction on each tf.function call. Calls
   // share it safely, nested ones too: it holds no per-run state (the
   // cached const tensors are this function's own).
   VariableRunContext &runContext(Interpreter &in);
+  // Note [Shape specialization]: a function traced with unknown dimensions
+  // (Keras's step functions take the batch dimension as None, as TF traces
+  // them) is compiled once per concrete argument shapes, up to
+  // kMaxSpecializations, from a copy whose parameters have those shapes:
+  // the JIT then plans static buffers and fuses loops as it does for a
+  // function traced with static shapes. Beyond that the generic code runs.
+  struct Specialization {
+    std::vector<std::vector<int64_t>> shapes;
+    OptimizedFunction optimized;
+    std::shared_ptr<const codegen::CompiledFunction> compiled;
+  };
+  static constexpr size_t kMaxSpecializations = 8;
+  const codegen::CompiledFunction &compiledFor(Interpreter &in, std::span<const Tensor> args);
+  bool specializable_ = false;  // some parameter's shape is not fully known
+  std::vector<std::unique_ptr<Specialization>> specializations_;
   OptimizedFunction optimized_;
   std::shared_ptr<const codegen::CompiledFunction> compiled_;
   std::unique_ptr<VariableRunContext> rc_;
