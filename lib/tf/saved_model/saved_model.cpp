@@ -12,6 +12,7 @@
 #include "ir/verifier.h"
 #include "lib/tf/tf_lib.h"
 #include "lib/tf/distribute/distribute_native.h"
+#include "lib/tf/saved_model/saved_model_files.h"
 #include "lib/tf/saved_model/saved_object_graph.h"
 #include "runtime/tf/concrete_function.h"
 #include "runtime/tf/executable.h"
@@ -27,8 +28,6 @@
 namespace tfs::runtime::tf {
 
 namespace fs = std::filesystem;
-
-namespace {
 
 void writeFileSynced(Interpreter &in, const fs::path &p, const std::string &text) {
   int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -85,6 +84,8 @@ std::string tensorLine(const std::string &name, const Tensor &t) {
   for (int64_t i = 0; i < t.numElements(); ++i) s += fmt::format(" {:.17g}", t.elementAsDouble(i));
   return s + "\n";
 }
+
+namespace {
 
 // tf.TensorSpec(shape, dtype, name).
 Value tensorSpecValue(Interpreter &in, const ir::Shape &shape, DType dtype, const std::string &name) {
@@ -300,6 +301,27 @@ void checkSignatureTypes(Interpreter &in, const Value &f, const std::string &key
                          in.str(in.getAttr(f, "__name__")), key));
 }
 
+// A signature given as a ConcreteFunction (f.get_concrete_function(spec),
+// as TF accepts) is that trace; a tf.function is traced for its
+// input_signature (traceForExport).
+TracedSignature traceSignature(Interpreter &in, const Value &f) {
+  auto *cf = f.as<ConcreteFunction>();
+  if (!cf) return traceForExport(in, f);
+  TracedSignature sig{cf->scope, cf->variables, {}};
+  // A dict of tensors is ("dict", ((key, index), ...)), as in traceForExport.
+  if (auto *t = cf->outputStructure.as<TupleObject>(); t && t->items.size() == 2 && in.str(t->items[0]) == "dict") {
+    std::vector<std::pair<int64_t, std::string>> keyed;
+    for (auto &kv : in.toList(t->items[1])) {
+      auto *p = kv.as<TupleObject>();
+      if (!p || !p->items[1].isInt()) return sig;
+      keyed.emplace_back(p->items[1].asInt(), in.str(p->items[0]));
+    }
+    std::sort(keyed.begin(), keyed.end());
+    for (auto &[index, key] : keyed) sig.outputKeys.push_back(key);
+  }
+  return sig;
+}
+
 // tf.saved_model.save: the SavedModel written to a temporary directory,
 // then published atomically.
 Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
@@ -394,7 +416,7 @@ Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
   HostCallbackSaver callbacks;
   for (auto &[name, f] : fns) {
     if (signatureList.find(name + "\n") != std::string::npos) checkSignatureTypes(in, f, name);
-    TracedSignature sig = traceForExport(in, f);
+    TracedSignature sig = traceSignature(in, f);
     callbacks.scan(in, sig.scope->function());
     writeFileSynced(in, tmp / (name + ".ir"), ir::printModule(sig.scope->module()));
     if (!sig.outputKeys.empty()) {
@@ -420,6 +442,12 @@ Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
 
 }  // namespace
 
+std::optional<LoadedSignatureGraph> loadedSignatureGraph(const Value &f) {
+  auto *lf = f.as<LoadedFunction>();
+  if (!lf || !lf->fn) return std::nullopt;
+  return LoadedSignatureGraph{lf->module, lf->fn, lf->outputKeys};
+}
+
 void installSavedModel(Interpreter &in, ModuleObject &tf) {
   auto sm = make<ModuleObject>("tensorflow.saved_model");
   tf.scope->vars["saved_model"] = sm;
@@ -437,7 +465,12 @@ void installSavedModel(Interpreter &in, ModuleObject &tf) {
   // The option classes are .tfs (_tf_saved_model.tfs), imported on first use
   // (the prelude imports tensorflow, which is being made here).
   sm->lazy = [](Interpreter &in, const std::string &name) -> std::optional<Value> {
-    if (name != "SaveOptions" && name != "LoadOptions") return std::nullopt;
+    if (name != "SaveOptions" && name != "LoadOptions") {
+      // The constants (both APIs' tables list them; LEGACY_INIT_OP_KEY and
+      // MAIN_OP_KEY are tf.compat.v1.saved_model's only).
+      if (name == "LEGACY_INIT_OP_KEY" || name == "MAIN_OP_KEY") return std::nullopt;
+      return preludeApi(in, "_tf_saved_model_v1", "CONSTANTS", name);
+    }
     return savedModelHelper(in, name.c_str());
   };
 }
