@@ -376,9 +376,12 @@ Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
         if (!already && v.obj() && std::string(v.obj()->typeName()) == "Function") {
           Value bound = in.getAttr(args[0], k);
           try {
-            traceForExport(in, bound);
+            TracedSignature traced = traceForExport(in, bound);
             fns.emplace_back(k, bound);
-            candidates.push_back(bound);
+            // TF's valid_signature: a function without outputs (a setter
+            // such as `mutate(new_v)`) cannot serve as a signature.
+            const ir::Node *ret = traced.scope->function().body().terminator();
+            if (ret && ret->numOperands() > 0) candidates.push_back(bound);
           } catch (PyException &) {
           }
         }

@@ -4,11 +4,14 @@
 #pragma once
 
 #include "lib/tf/tf_lib.h"
+#include "runtime/autodiff/function_gradient.h"
+#include "runtime/tf/executable.h"
 
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace tfs::runtime::tf {
@@ -32,6 +35,21 @@ struct LoadedSignatureGraph {
 };
 // nullopt when `f` is not a function tf.saved_model.load restored.
 std::optional<LoadedSignatureGraph> loadedSignatureGraph(const Value &f);
+
+// The gradient graph of a restored trace and its optimized copies, built on
+// the first call a GradientTape records.
+struct RestoredGradientCache {
+  std::shared_ptr<FunctionGradient> gradient;
+  std::shared_ptr<std::unordered_map<const ir::Function *, std::shared_ptr<Executable>>> execs =
+      std::make_shared<std::unordered_map<const ir::Function *, std::shared_ptr<Executable>>>();
+};
+// Records an eager call of the restored trace `fn` (of `module`) on the
+// active tapes (restored_tapes.cpp): `args` / `argIds` its tensor
+// arguments, `variables` the restored variables its captures hold.
+void recordRestoredCallOnTapes(Interpreter &in, const std::shared_ptr<ir::Module> &module, const ir::Function &fn,
+                               RestoredGradientCache &cache, const std::vector<Ref<VariableObject>> &variables,
+                               const std::vector<Tensor> &args, const std::vector<int64_t> &argIds,
+                               const std::vector<Value> &outs);
 
 // `_tf_saved_model_v1_native`: tf.compat.v1.saved_model's builder and
 // loader (saved_model_v1.cpp).
