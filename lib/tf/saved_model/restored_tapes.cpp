@@ -28,7 +28,13 @@ void recordRestoredCallOnTapes(Interpreter &in, const std::shared_ptr<ir::Module
     VariableObject *var = nullptr;
     for (const auto &v : variables)
       if (v->value.get() == c.handle.get()) var = v.get();
-    if (!var) return;  // not a restored variable: leave the call unrecorded
+    if (!var) {
+      // A signature function's variable has no Python object: a value no
+      // tape can watch (the arguments' gradients still flow).
+      inIds.push_back(make<TensorObject>()->id);
+      inVals.push_back(*std::static_pointer_cast<Tensor>(c.handle));
+      continue;
+    }
     for (TapeObject *t : tapes)
       if (!t->graph && var->trainable && t->watchAccessed) {
         t->tape.watch(var->id);

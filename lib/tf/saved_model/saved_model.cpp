@@ -107,6 +107,7 @@ struct LoadedFunction : Object {
   ir::Function *fn = nullptr;
   std::vector<std::shared_ptr<Tensor>> variables;
   std::shared_ptr<Executable> exec;  // the optimized copy that runs
+  RestoredGradientCache gradient;     // for calls under a GradientTape
   std::vector<std::string> outputKeys;  // a signature returning a dict
   bool signature = false;
   const char *typeName() const override { return "RestoredFunction"; }
@@ -165,17 +166,33 @@ struct LoadedFunction : Object {
       ts.push_back(toTensor(in, *given[i], std::nullopt, fn->param(unsigned(i))->type.dtype)->eager);
     if (!exec) exec = std::make_shared<Executable>(*fn);
     std::vector<Tensor> out = exec->run(in, ts);
+    if (!ctx(in).tapes.empty()) {
+      // Recorded on the tapes as one op of its tensor arguments.
+      std::vector<Value> outs;
+      for (auto &t : out) outs.push_back(wrap(t));
+      std::vector<int64_t> ids;
+      for (size_t i = 0; i < n; ++i) {
+        auto *x = given[i]->as<TensorObject>();
+        ids.push_back(x ? x->id : make<TensorObject>()->id);
+      }
+      recordRestoredCallOnTapes(in, module, *fn, gradient, {}, ts, ids, outs);
+      return results(in, outs);
+    }
+    std::vector<Value> outs;
+    for (auto &t : out) outs.push_back(wrap(std::move(t)));
+    return results(in, outs);
+  }
+  // The call's result: a dict of the named outputs, else one tensor or a tuple.
+  Value results(Interpreter &in, const std::vector<Value> &out) {
     std::vector<std::string> names = signature ? outputNames() : outputKeys;
     if (!names.empty() && names.size() == out.size()) {
       auto d = make<DictObject>();
-      for (size_t i = 0; i < out.size(); ++i) d->set(in, in.str(names[i]), wrap(out[i]));
+      for (size_t i = 0; i < out.size(); ++i) d->set(in, in.str(names[i]), out[i]);
       return Value(d);
     }
     if (out.empty()) return Value();
-    if (out.size() == 1) return wrap(out[0]);
-    std::vector<Value> items;
-    for (auto &t : out) items.push_back(wrap(t));
-    return in.tuple(items);
+    if (out.size() == 1) return out[0];
+    return in.tuple(out);
   }
 };
 
