@@ -305,6 +305,19 @@ std::optional<Value> GraphObject::getAttr(Interpreter &in, const std::string &na
                                [self](Interpreter &in, const Bound &b) {
                                  return graphDefValue(*self->graph, in.truth(b["add_shapes"]));
                                });
+  // The collection methods of the default graph are tf.compat.v1's
+  // functions (_tf_v1.tfs keeps each graph's collections); another graph's
+  // collections are not reachable from here.
+  if (name == "get_collection" || name == "get_collection_ref" || name == "add_to_collection" ||
+      name == "add_to_collections")
+    return in.native(name, [self, name](Interpreter &in, Args a, const Kwargs &kw) -> Value {
+      if (self->graph != &defaultV1Graph(in))
+        raiseTf(in, "NotImplementedError",
+                fmt::format("Graph.{} of a graph that is not the default graph is not supported by tfs (call it "
+                            "inside `with graph.as_default():`)",
+                            name));
+      return in.call(in.getAttr(in.importModule("tensorflow.compat.v1"), name), a, kw);
+    });
   if (name == "finalize") return in.native(name, [](Interpreter &, Args, const Kwargs &) { return Value(); });
   if (name == "finalized") return Value::boolean(false);
   return std::nullopt;
