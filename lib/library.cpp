@@ -6,6 +6,7 @@
 #include "lib/python/python_modules.h"
 #include "runtime/interp/interpreter.h"
 #include "lib/tf/keras/keras_native.h"
+#include "lib/tf/saved_model/saved_model_files.h"
 #include "lib/tf/summary/summary.h"
 #include "lib/tf/tf_lib.h"
 #include "lib/numpy/numpy_lib.h"
@@ -22,6 +23,7 @@ void registerLibrary() {
   runtime::tf::registerTfModules();
   runtime::tf::registerKerasModules();
   runtime::tf::registerTrainModules();
+  runtime::tf::registerSavedModelV1Module();
   summary::registerSummaryModules();
   runtime::tf::numpy::registerNdarrayHooks();
   runtime::registerPandasModules();

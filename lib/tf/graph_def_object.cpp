@@ -114,8 +114,17 @@ struct GraphDefObject final : Object {
       if (auto it = unreproduced.find(n.name()); it != unreproduced.end()) return it->second;
     return "";
   }
-  std::optional<std::string> str(Interpreter &in) override { return textOf(in, graph, firstUnreproduced()); }
-  std::optional<std::string> repr(Interpreter &in) override { return textOf(in, graph, firstUnreproduced()); }
+  std::string text(Interpreter &in) const {
+    if (!controlFlow.empty())
+      in.raise("NotImplementedError",
+               "printing the GraphDef of a graph with control flow (tf.cond / tf.while_loop, as AutoGraph makes "
+               "from a Python if / for / while on tensors) is not supported by tfs: TensorFlow keeps branches and "
+               "loop bodies as functions of the graph's library, named with a process-wide counter (cond_true_123, "
+               "while_body_124)");
+    return textOf(in, graph, firstUnreproduced());
+  }
+  std::optional<std::string> str(Interpreter &in) override { return text(in); }
+  std::optional<std::string> repr(Interpreter &in) override { return text(in); }
 };
 
 // The GraphDef of `g` with TF's attributes, and the nodes whose NodeDef

@@ -374,14 +374,26 @@ void installCompatV1(Interpreter &in, ModuleObject &v1, ModuleObject &tf) {
     return preludeApi(in, "_tf_estimator_hooks", "train_v1_api", n);
   };
   // tf.compat.v1.saved_model: TF2's save, contains_saved_model and the
-  // constants (the same in both APIs). The TF1 builder / loader API
-  // (Builder, simple_save, load(sess, tags, export_dir), loader, ...) is
-  // refused by name through its public-name table, never answered by TF2's
-  // functions of other signatures.
+  // constants (the same in both APIs); the TF1 builder / loader API
+  // (Builder, simple_save, load(sess, tags, export_dir), signature_def_utils,
+  // ...) from _tf_saved_model_v1.tfs, never TF2's functions of other
+  // signatures.
   auto savedModelV1 = make<ModuleObject>("tensorflow.compat.v1.saved_model");
   v1.scope->vars["saved_model"] = savedModelV1;
   Value tfModule{Ref<Object>(&tf)};
   savedModelV1->lazy = [tfModule](Interpreter &in, const std::string &name) -> std::optional<Value> {
+    if (auto f = preludeApi(in, "_tf_saved_model_v1", "V1_API", name)) return f;
+    if (name == "LEGACY_INIT_OP_KEY" || name == "MAIN_OP_KEY")
+      return preludeApi(in, "_tf_saved_model_v1", "CONSTANTS", name);
+    if (auto table = preludeApi(in, "_tf_saved_model_v1", "SUBMODULES", name)) {
+      auto sub = make<ModuleObject>("tensorflow.compat.v1.saved_model." + name);
+      Value entries = *table;
+      sub->lazy = [entries](Interpreter &in, const std::string &n) -> std::optional<Value> {
+        auto *d = entries.as<DictObject>();
+        return d ? d->get(in, in.str(n)) : std::nullopt;
+      };
+      return Value(sub);
+    }
     bool constant = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return std::isupper(c) || c == '_'; });
     if (!constant && name != "save" && name != "contains_saved_model") return std::nullopt;
     auto *v2 = in.getAttr(tfModule, "saved_model").as<ModuleObject>();

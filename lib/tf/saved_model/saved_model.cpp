@@ -12,6 +12,7 @@
 #include "ir/verifier.h"
 #include "lib/tf/tf_lib.h"
 #include "lib/tf/distribute/distribute_native.h"
+#include "lib/tf/saved_model/saved_model_files.h"
 #include "lib/tf/saved_model/saved_object_graph.h"
 #include "runtime/tf/concrete_function.h"
 #include "runtime/tf/executable.h"
@@ -27,8 +28,6 @@
 namespace tfs::runtime::tf {
 
 namespace fs = std::filesystem;
-
-namespace {
 
 void writeFileSynced(Interpreter &in, const fs::path &p, const std::string &text) {
   int fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -86,6 +85,8 @@ std::string tensorLine(const std::string &name, const Tensor &t) {
   return s + "\n";
 }
 
+namespace {
+
 // tf.TensorSpec(shape, dtype, name).
 Value tensorSpecValue(Interpreter &in, const ir::Shape &shape, DType dtype, const std::string &name) {
   Value dims = Value();
@@ -106,6 +107,7 @@ struct LoadedFunction : Object {
   ir::Function *fn = nullptr;
   std::vector<std::shared_ptr<Tensor>> variables;
   std::shared_ptr<Executable> exec;  // the optimized copy that runs
+  RestoredGradientCache gradient;     // for calls under a GradientTape
   std::vector<std::string> outputKeys;  // a signature returning a dict
   bool signature = false;
   const char *typeName() const override { return "RestoredFunction"; }
@@ -164,17 +166,33 @@ struct LoadedFunction : Object {
       ts.push_back(toTensor(in, *given[i], std::nullopt, fn->param(unsigned(i))->type.dtype)->eager);
     if (!exec) exec = std::make_shared<Executable>(*fn);
     std::vector<Tensor> out = exec->run(in, ts);
+    if (!ctx(in).tapes.empty()) {
+      // Recorded on the tapes as one op of its tensor arguments.
+      std::vector<Value> outs;
+      for (auto &t : out) outs.push_back(wrap(t));
+      std::vector<int64_t> ids;
+      for (size_t i = 0; i < n; ++i) {
+        auto *x = given[i]->as<TensorObject>();
+        ids.push_back(x ? x->id : make<TensorObject>()->id);
+      }
+      recordRestoredCallOnTapes(in, module, *fn, gradient, {}, ts, ids, outs);
+      return results(in, outs);
+    }
+    std::vector<Value> outs;
+    for (auto &t : out) outs.push_back(wrap(std::move(t)));
+    return results(in, outs);
+  }
+  // The call's result: a dict of the named outputs, else one tensor or a tuple.
+  Value results(Interpreter &in, const std::vector<Value> &out) {
     std::vector<std::string> names = signature ? outputNames() : outputKeys;
     if (!names.empty() && names.size() == out.size()) {
       auto d = make<DictObject>();
-      for (size_t i = 0; i < out.size(); ++i) d->set(in, in.str(names[i]), wrap(out[i]));
+      for (size_t i = 0; i < out.size(); ++i) d->set(in, in.str(names[i]), out[i]);
       return Value(d);
     }
     if (out.empty()) return Value();
-    if (out.size() == 1) return wrap(out[0]);
-    std::vector<Value> items;
-    for (auto &t : out) items.push_back(wrap(t));
-    return in.tuple(items);
+    if (out.size() == 1) return out[0];
+    return in.tuple(out);
   }
 };
 
@@ -300,6 +318,27 @@ void checkSignatureTypes(Interpreter &in, const Value &f, const std::string &key
                          in.str(in.getAttr(f, "__name__")), key));
 }
 
+// A signature given as a ConcreteFunction (f.get_concrete_function(spec),
+// as TF accepts) is that trace; a tf.function is traced for its
+// input_signature (traceForExport).
+TracedSignature traceSignature(Interpreter &in, const Value &f) {
+  auto *cf = f.as<ConcreteFunction>();
+  if (!cf) return traceForExport(in, f);
+  TracedSignature sig{cf->scope, cf->variables, {}};
+  // A dict of tensors is ("dict", ((key, index), ...)), as in traceForExport.
+  if (auto *t = cf->outputStructure.as<TupleObject>(); t && t->items.size() == 2 && in.str(t->items[0]) == "dict") {
+    std::vector<std::pair<int64_t, std::string>> keyed;
+    for (auto &kv : in.toList(t->items[1])) {
+      auto *p = kv.as<TupleObject>();
+      if (!p || !p->items[1].isInt()) return sig;
+      keyed.emplace_back(p->items[1].asInt(), in.str(p->items[0]));
+    }
+    std::sort(keyed.begin(), keyed.end());
+    for (auto &[index, key] : keyed) sig.outputKeys.push_back(key);
+  }
+  return sig;
+}
+
 // tf.saved_model.save: the SavedModel written to a temporary directory,
 // then published atomically.
 Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
@@ -354,9 +393,12 @@ Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
         if (!already && v.obj() && std::string(v.obj()->typeName()) == "Function") {
           Value bound = in.getAttr(args[0], k);
           try {
-            traceForExport(in, bound);
+            TracedSignature traced = traceForExport(in, bound);
             fns.emplace_back(k, bound);
-            candidates.push_back(bound);
+            // TF's valid_signature: a function without outputs (a setter
+            // such as `mutate(new_v)`) cannot serve as a signature.
+            const ir::Node *ret = traced.scope->function().body().terminator();
+            if (ret && ret->numOperands() > 0) candidates.push_back(bound);
           } catch (PyException &) {
           }
         }
@@ -394,7 +436,7 @@ Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
   HostCallbackSaver callbacks;
   for (auto &[name, f] : fns) {
     if (signatureList.find(name + "\n") != std::string::npos) checkSignatureTypes(in, f, name);
-    TracedSignature sig = traceForExport(in, f);
+    TracedSignature sig = traceSignature(in, f);
     callbacks.scan(in, sig.scope->function());
     writeFileSynced(in, tmp / (name + ".ir"), ir::printModule(sig.scope->module()));
     if (!sig.outputKeys.empty()) {
@@ -420,6 +462,12 @@ Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
 
 }  // namespace
 
+std::optional<LoadedSignatureGraph> loadedSignatureGraph(const Value &f) {
+  auto *lf = f.as<LoadedFunction>();
+  if (!lf || !lf->fn) return std::nullopt;
+  return LoadedSignatureGraph{lf->module, lf->fn, lf->outputKeys};
+}
+
 void installSavedModel(Interpreter &in, ModuleObject &tf) {
   auto sm = make<ModuleObject>("tensorflow.saved_model");
   tf.scope->vars["saved_model"] = sm;
@@ -437,7 +485,12 @@ void installSavedModel(Interpreter &in, ModuleObject &tf) {
   // The option classes are .tfs (_tf_saved_model.tfs), imported on first use
   // (the prelude imports tensorflow, which is being made here).
   sm->lazy = [](Interpreter &in, const std::string &name) -> std::optional<Value> {
-    if (name != "SaveOptions" && name != "LoadOptions") return std::nullopt;
+    if (name != "SaveOptions" && name != "LoadOptions") {
+      // The constants (both APIs' tables list them; LEGACY_INIT_OP_KEY and
+      // MAIN_OP_KEY are tf.compat.v1.saved_model's only).
+      if (name == "LEGACY_INIT_OP_KEY" || name == "MAIN_OP_KEY") return std::nullopt;
+      return preludeApi(in, "_tf_saved_model_v1", "CONSTANTS", name);
+    }
     return savedModelHelper(in, name.c_str());
   };
 }

@@ -6,6 +6,7 @@
 #include "ir/text.h"
 #include "ir/verifier.h"
 #include "lib/file_util.h"
+#include "lib/tf/saved_model/saved_model_files.h"
 #include "lib/tf/train/tensor_bundle.h"
 #include "runtime/tf/concrete_function.h"
 #include "runtime/tf/executable.h"
@@ -223,6 +224,7 @@ struct RestoredTrace {
   std::vector<ArgSpec> specs;                  // what the trace was called with
   std::vector<CompositeArg> composites;        // its composite arguments, in order
   std::vector<Ref<VariableObject>> variables;  // kept alive with the trace
+  RestoredGradientCache gradient;              // for calls under a GradientTape
 };
 
 void flattenTensors(Interpreter &in, const Value &v, std::vector<Tensor> &out) {
@@ -351,6 +353,17 @@ struct RestoredFunction final : Object {
         std::vector<Tensor> results = t.exec->run(in, *tensors);
         std::vector<Value> outs;
         for (auto &r : results) outs.push_back(wrap(std::move(r)));
+        if (!ctx(in).tapes.empty() && t.composites.empty()) {
+          // The tapes see the call as one op of the arguments' tensors.
+          std::vector<int64_t> ids;
+          std::vector<Value> given = *positional(t, args, kw);
+          for (const Value &a : given) {
+            auto *x = a.as<TensorObject>();
+            ids.push_back(x ? x->id : make<TensorObject>()->id);
+          }
+          if (ids.size() == tensors->size())
+            recordRestoredCallOnTapes(in, t.module, *t.fn, t.gradient, t.variables, *tensors, ids, outs);
+        }
         return rebuildOutputs(in, t.structure, outs);
       }
     // TF's message (function_deserialization.restored_function_body):
