@@ -7,6 +7,7 @@
 #include "lib/tf/tf_lib.h"
 #include "runtime/tf/lifted_value.h"
 #include "runtime/tf/tensor_ids.h"
+#include "runtime/tf/scratch_function.h"
 #include "lib/tf/native_type_classes.h"
 #include "runtime/tf/function_key.h"
 #include "lib/tf/compat_v1/compat_v1.h"
@@ -681,6 +682,12 @@ void registerTfModules() {
     def(in, *m, "dataset_function", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
       auto args = in.bindArgs("dataset_function", a, kw, {"func", "input_signature"}, {std::nullopt, Value()});
       return makeDatasetFunction(in, args[0], args[1]);
+    });
+    // Keras's functional construction traces a layer's call once
+    // (engine/_keras_functional.tfs).
+    def(in, *m, "scratch_function", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
+      auto args = in.bindArgs("scratch_function", a, kw, {"func", "input_signature"}, {std::nullopt, Value()});
+      return makeScratchFunction(in, args[0], args[1]);
     });
     // tf.random.set_seed's global seed, None when unset (tf.data's random
     // sources refuse to draw a stream TF would make reproducible).

@@ -15,6 +15,7 @@
 #include "runtime/tf/function_args.h"
 #include "runtime/tf/function_key.h"
 #include "runtime/tf/function_variables.h"
+#include "runtime/tf/scratch_function.h"
 #include "runtime/tf/shape_relations.h"
 #include "runtime/tf/tf.h"
 #include "runtime/tf/trace_report.h"
@@ -61,6 +62,9 @@ struct FunctionWrapper final : Object, CycleTracked {
   // tf.data's map/filter functions: always traced; run_functions_eagerly
   // does not apply to them in TF either.
   bool graphOnly = false;
+  // Keras's scratch-graph trace of a layer's call (functional API
+  // construction): traced once, variables created in it kept, no retrace.
+  bool singleTrace = false;
   std::vector<std::pair<ir::Shape, DType>> signature;
   // The input_signature's specs; a composite's (tf.SparseTensorSpec,
   // tf.RaggedTensorSpec) is traced through its stand-in, a dense one by
@@ -479,7 +483,7 @@ Ref<ConcreteFunction> FunctionWrapper::concrete(Interpreter &in, std::span<const
     retraceNote = "retraced because " + (why.empty() ? std::string("the call matched no earlier trace") : why);
   }
   Ref<ConcreteFunction> cf = trace(in, argv, kwargs, firstTrace, created, relaxedShapes);
-  if (firstTrace && variablesCreated != before) {
+  if (firstTrace && variablesCreated != before && !singleTrace) {
     // TF traces again without variable creation; the function it keeps is that trace.
     (*tracingCount)--;
     retraceNote = "traced again: the first trace created variables; the function keeps a trace that creates none";
@@ -760,6 +764,12 @@ std::vector<Ref<ConcreteFunction>> savedTraces(Interpreter &in, const Value &f) 
 Value makeDatasetFunction(Interpreter &in, const Value &f, const Value &signature) {
   Value w = makeFunction(in, f, true, signature);
   w.as<FunctionWrapper>()->graphOnly = true;
+  return w;
+}
+
+Value makeScratchFunction(Interpreter &in, const Value &f, const Value &signature) {
+  Value w = makeFunction(in, f, true, signature);
+  w.as<FunctionWrapper>()->singleTrace = true;
   return w;
 }
 

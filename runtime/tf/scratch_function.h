@@ -1,0 +1,18 @@
+// A tf.function traced the way Keras 2.15 traces a layer's `call` on
+// KerasTensors (base_layer._infer_output_signature, in a scratch FuncGraph):
+// once, with variable creation allowed on that one trace. tf.function's own
+// rule (a first trace that creates variables is traced again) would run the
+// call, and its Python side effects, twice.
+#pragma once
+
+#include "runtime/interp/value.h"
+
+namespace tfs::runtime {
+class Interpreter;
+}
+
+namespace tfs::runtime::tf {
+
+Value makeScratchFunction(Interpreter &in, const Value &f, const Value &signature);
+
+}  // namespace tfs::runtime::tf
