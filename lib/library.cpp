@@ -22,6 +22,7 @@ void registerLibrary() {
   runtime::tf::registerTfModules();
   runtime::tf::registerKerasModules();
   runtime::tf::registerTrainModules();
+  runtime::tf::registerDataModules();
   summary::registerSummaryModules();
   runtime::tf::numpy::registerNdarrayHooks();
   runtime::registerPandasModules();
