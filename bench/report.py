@@ -24,6 +24,8 @@ WORKLOADS = [
     ("call", "tf.function call overhead", 1e9, "ns", "<= 150 ns", lambda r: r["_tfs"] <= 150e-9),
     ("collatz", "collatz, pure Python", 1e3, "ms", "<= 1x CPython", lambda r: r.get("cpython", 9) <= 1),
     ("matmul", "matmul 1024^2 f32", 1e3, "ms", "= OpenBLAS", lambda r: r.get("numpy", 9) <= 1.1),
+    ("data_batch", "tf.data shuffle+batch, 256 rows", 1e3, "ms", "<= 1 ms per batch",
+     lambda r: r["_tfs"] <= 1e-3),
     ("compile", "compile latency, small fn", 1e3, "ms", "<= 20 ms", lambda r: r["_tfs"] <= 20e-3),
     ("compile_rnn", "compile, LSTM step unrolled x30", 1e3, "ms", "<= 500 ms", lambda r: r["_tfs"] <= 0.5),
 ]

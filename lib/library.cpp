@@ -24,6 +24,7 @@ void registerLibrary() {
   runtime::tf::registerKerasModules();
   runtime::tf::registerTrainModules();
   runtime::tf::registerSavedModelV1Module();
+  runtime::tf::registerDataModules();
   summary::registerSummaryModules();
   runtime::tf::numpy::registerNdarrayHooks();
   runtime::registerPandasModules();

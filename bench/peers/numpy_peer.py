@@ -97,7 +97,33 @@ def loops():
     report("sum_even", t, int(xs[xs % 2 == 0].sum()))
 
 
+def data_pipeline():
+    # bench/workloads/data_pipeline.tfs: each epoch a permutation of the
+    # rows, each batch one gather per column.
+    rows, batch = 16384, 256
+    i = np.arange(rows, dtype=np.int64)
+    columns = {"num%d" % c: (((i * (c + 7)) % 1009).astype(np.float64) / 1009.0).astype(np.float32)
+               for c in range(8)}
+    columns["cat"] = np.array(["a", "b", "c", "d"])[i % 4]
+    columns["count"] = i % 100
+    labels = i % 2
+    rng = np.random.RandomState(1)
+
+    def epoch():
+        order = rng.permutation(rows)
+        total = 0
+        for start in range(0, rows, batch):
+            picks = order[start:start + batch]
+            features = {k: v[picks] for k, v in columns.items()}
+            label = labels[picks]
+            total += int(features["count"].sum())
+        return total
+    t = median_time(epoch)
+    report("data_batch", t / (rows // batch), epoch())
+
+
 if __name__ == "__main__":
+    data_pipeline()
     lstm()
     mlp()
     tensor_ops()

@@ -11,6 +11,8 @@ namespace tfs::runtime::tf {
 void registerTfModules();
 // `_tf_train_native`: checkpoint files and variable access for tf.train (train/checkpoint_file.cpp).
 void registerTrainModules();
+// `_tf_data_native`: tf.data's shuffle buffer loop (data/data_native.cpp).
+void registerDataModules();
 Value makeTfModule(Interpreter &in, bool v1);
 Value makeNumpyModule(Interpreter &in);
 void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObject &nn, ModuleObject &linalg);

@@ -201,6 +201,9 @@ std::optional<Value> tfModuleLazyAttr(Interpreter &in, const std::string &name, 
                           "enumerate_dataset", "cardinality", "get_single_element", "choose_from_datasets",
                           "sample_from_datasets", "Counter"})
       experimental->scope->vars[n] = in.getAttr(transforms, std::string("experimental_") + n);
+    Value legacy = importPreludeModule(in, "_tf_data_experimental");
+    for (const char *n : {"shuffle_and_repeat", "map_and_batch", "parallel_interleave", "assert_cardinality"})
+      experimental->scope->vars[n] = in.getAttr(legacy, std::string("experimental_") + n);
     // Tables from datasets (lib/tf/lookup/), imported when first named.
     experimental->lazy = [](Interpreter &in, const std::string &n) -> std::optional<Value> {
       if (n == "DatasetInitializer") return in.getAttr(importPreludeModule(in, "_tf_lookup"), n);

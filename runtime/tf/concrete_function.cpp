@@ -30,6 +30,16 @@ Value tensorSpecValue(Interpreter &in, const ir::Shape &shape, DType dtype, cons
                  std::vector<Value>{dims, dtypeValue(dtype), name.empty() ? Value() : in.str(name)});
 }
 
+// A namedtuple (a tuple subclass with _fields): its items, and through
+// `rebuild` an instance of its class holding others (TF's nest rebuilds
+// namedtuples as their own class).
+const Value *namedTupleItems(const Value &v) {
+  auto *inst = v.as<InstanceObject>();
+  if (!inst || !inst->klass->lookup("_fields")) return nullptr;
+  const Value *b = builtinPart(v);
+  return b && b->as<TupleObject>() ? b : nullptr;
+}
+
 // The argument `v` as TF's structured_input_signature shows it: tensors
 // as TensorSpecs (top-level ones named after the parameter), variables as
 // VariableSpecs (alias ids numbering the call's distinct variables, in
@@ -47,6 +57,11 @@ Value signatureOf(Interpreter &in, const Value &v, const std::string &name,
     std::vector<Value> items;
     for (const Value &x : in.toList(v)) items.push_back(signatureOf(in, x, "", variables));
     return v.as<ListObject>() ? in.list(items) : in.tuple(items);
+  }
+  if (const Value *fields = namedTupleItems(v)) {
+    std::vector<Value> items;
+    for (const Value &x : in.toList(*fields)) items.push_back(signatureOf(in, x, "", variables));
+    return in.call(in.getAttr(v, "__class__"), items);
   }
   if (auto *d = v.as<DictObject>()) {
     // Alias ids in nestItems' order, the order the cache key numbers them.
@@ -78,6 +93,13 @@ Value specToTensor(Interpreter &in, const Value &v, std::vector<ir::Shape> &shap
     std::vector<Value> items;
     for (const Value &x : in.toList(v)) items.push_back(specToTensor(in, x, shapes, anySpec));
     return v.as<ListObject>() ? in.list(items) : in.tuple(items);
+  }
+  // A namedtuple of specs (tf.data's map over namedtuple elements): the
+  // stand-in is an instance of the same class.
+  if (const Value *fields = namedTupleItems(v)) {
+    std::vector<Value> items;
+    for (const Value &x : in.toList(*fields)) items.push_back(specToTensor(in, x, shapes, anySpec));
+    return in.call(in.getAttr(v, "__class__"), items);
   }
   if (auto *d = v.as<DictObject>()) {
     // Shapes in nestItems' order, the order the trace's parameters take
