@@ -96,6 +96,46 @@ show("batched padded", np.array(rows, np.int32))
 show("batched valid", np.array(valid, np.int32))
 overlaps = rng.uniform(0, 1, size=(12, 12)).astype(np.float32)
 show("overlaps", nms(lambda i, j: overlaps[i, j], scores[:12], 8, 0.6)[0])
+
+
+def combined(boxes, scores, per_class, total, iou_threshold=0.5, score_threshold=-np.inf, pad_per_class=False,
+             clip=True):
+    batch, n, q, _ = boxes.shape
+    classes = scores.shape[2]
+    per_batch = min(total, per_class * classes) if pad_per_class else total
+    out = [np.zeros((batch, per_batch, 4), np.float32), np.zeros((batch, per_batch), np.float32),
+           np.zeros((batch, per_batch), np.float32), np.zeros((batch,), np.int32)]
+    for b in range(batch):
+        found = []
+        for c in range(classes):
+            cb = boxes[b, :, c if q > 1 else 0]
+            idx, _ = box_nms(cb, scores[b, :, c], min(per_class, n), iou_threshold, score_threshold)
+            found += [(scores[b, i, c], cb[i], c) for i in idx]
+        found.sort(key=lambda t: -t[0])
+        found = found[:per_batch]
+        for k, (sc, bx, c) in enumerate(found):
+            out[0][b, k] = np.clip(bx, 0, 1) if clip else bx
+            out[1][b, k] = sc
+            out[2][b, k] = c
+        out[3][b] = len(found)
+    return out
+
+
+cboxes = np.stack([boxes[:20].reshape(20, 1, 4), boxes[20:].reshape(20, 1, 4)])
+cscores = rng.uniform(0, 1, size=(2, 20, 3)).astype(np.float32)
+res = combined(cboxes, cscores, 4, 7, 0.2, 0.3)
+show("combined boxes", res[0])
+show("combined scores", res[1])
+show("combined classes", res[2])
+show("combined valid", res[3])
+res = combined(cboxes, cscores, 3, 15, score_threshold=0.8)
+show("padded combined", res[1])
+show("padded combined valid", res[3])
+per_class_boxes = np.tile(cboxes, [1, 1, 3, 1]) * np.array([1.0, 1.2, 0.8], np.float32)[None, None, :, None]
+res = combined(per_class_boxes, cscores, 2, 20, pad_per_class=True, clip=False)
+show("per-class boxes", res[0])
+show("per-class classes", res[2])
+show("per-class valid", res[3])
 show("traced nms", box_nms(boxes, scores, 12, 0.35)[0])
 idx, sc = box_nms(boxes, scores, 12, 0.5, sigma=0.3)
 show("traced soft idx", idx)
