@@ -194,6 +194,41 @@ _, grad = crop_and_resize(image, crop_boxes[:2], box_ind[:2], [4, 5], grad_weigh
 show("image grad", grad[1, :3, :4, 0], 4)
 show("traced crop", crop_and_resize(image, crop_boxes[2:4], [1, 0], [3, 3], extrapolation=1.5)[0], 3)
 
+
+DEFAULT_COLORS = [[1, 1, 0, 1], [0, 0, 1, 1], [1, 0, 0, 1], [0, 1, 0, 1], [0.5, 0, 0.5, 1], [0.5, 0.5, 0, 1],
+                  [0.5, 0, 0, 1], [0, 0, 0.5, 1], [0, 1, 1, 1], [1, 0, 1, 1]]
+
+
+def draw(images, boxes, colors):
+    # DrawBoundingBoxes, box by box.
+    out = images.copy()
+    _, height, width, depth = images.shape
+    table = DEFAULT_COLORS if colors is None else colors
+    for b in range(images.shape[0]):
+        for n, (y1, x1, y2, x2) in enumerate(boxes[b]):
+            c = np.array(table[n % len(table)], np.float32)[:depth]
+            r0, r1 = int(f32(y1) * f32(height - 1)), int(f32(y2) * f32(height - 1))
+            c0, c1 = int(f32(x1) * f32(width - 1)), int(f32(x2) * f32(width - 1))
+            if r0 > r1 or c0 > c1 or r0 >= height or r1 < 0 or c0 >= width or c1 < 0:
+                continue
+            t, bt, l, r = max(r0, 0), min(r1, height - 1), max(c0, 0), min(c1, width - 1)
+            if r0 >= 0:
+                out[b, r0, l:r + 1] = c
+            if r1 < height:
+                out[b, r1, l:r + 1] = c
+            if c0 >= 0:
+                out[b, t:bt + 1, c0] = c
+            if c1 < width:
+                out[b, t:bt + 1, c1] = c
+    return out
+
+
+canvas = rng.uniform(0, 0.5, size=(2, 6, 7, 3)).astype(np.float32)
+draw_boxes = np.array([[[0.0, 0.0, 0.5, 0.6], [0.25, 0.4, 1.2, 1.0], [0.6, 0.5, 0.1, 0.9]],
+                       [[-0.5, -0.2, 0.7, 0.45], [0.3, 0.3, 0.3, 0.8], [1.5, 0.0, 2.0, 1.0]]], np.float32)
+show("drawn default", draw(canvas, draw_boxes, None), 3)
+show("drawn colors", draw(canvas[..., :1], draw_boxes, [[0.9, 0.1, 0.2, 1.0], [0.3, 0.4, 0.5, 1.0]]), 3)
+
 prefix = "{{function_node __wrapped__%s_device_/job:localhost/replica:0/task:0/device:CPU:0}} %s [Op:%s] name: "
 print(prefix % ("NonMaxSuppressionV3", "iou_threshold must be in [0, 1]", "NonMaxSuppressionV3"))
 print(prefix % ("NonMaxSuppressionV3", "boxes must have 4 columns (Dimension must be 4 but is 3)",
