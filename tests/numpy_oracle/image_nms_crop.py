@@ -229,6 +229,21 @@ draw_boxes = np.array([[[0.0, 0.0, 0.5, 0.6], [0.25, 0.4, 1.2, 1.0], [0.6, 0.5, 
 show("drawn default", draw(canvas, draw_boxes, None), 3)
 show("drawn colors", draw(canvas[..., :1], draw_boxes, [[0.9, 0.1, 0.2, 1.0], [0.3, 0.4, 0.5, 1.0]]), 3)
 
+
+def nearest(img, oh, ow):
+    # TF2's nearest resize: source floor((dst + 0.5) * in / out).
+    h, w = img.shape[-3], img.shape[-2]
+    rows = [min(int(np.floor((i + 0.5) * h / oh)), h - 1) for i in range(oh)]
+    cols = [min(int(np.floor((j + 0.5) * w / ow)), w - 1) for j in range(ow)]
+    return img[..., rows, :, :][..., cols, :]
+
+
+grid = np.arange(2 * 4 * 6 * 2).reshape(2, 4, 6, 2).astype(np.float32)
+# 4x6 into 5x5: ratio 1.2, resized to 3x5, padded 0 above (floor(0.83)), 2 below.
+show("resize_with_pad", np.pad(nearest(grid, 3, 5), [[0, 0], [0, 2], [0, 0], [0, 0]]))
+# 4x6 into 9x4: ratio 1.5, resized to 2x4, padded floor(3.5) = 3 above, 4 below.
+show("resize_with_pad tall", np.pad(nearest(grid[0], 2, 4), [[3, 4], [0, 0], [0, 0]]))
+
 prefix = "{{function_node __wrapped__%s_device_/job:localhost/replica:0/task:0/device:CPU:0}} %s [Op:%s] name: "
 print(prefix % ("NonMaxSuppressionV3", "iou_threshold must be in [0, 1]", "NonMaxSuppressionV3"))
 print(prefix % ("NonMaxSuppressionV3", "boxes must have 4 columns (Dimension must be 4 but is 3)",
