@@ -84,6 +84,56 @@ show("atrous", out)
 show("pool max", img.reshape(1, 3, 2, 3, 2, 2).max(axis=(2, 4)))
 show("pool avg 1d", sig.reshape(2, 3, 3, 2).mean(axis=2))
 
+scores = np.array([[3.0, 1.0, 4.0, 1.0, 5.0], [9.0, 2.0, 6.0, 5.0, 3.0]], np.float32)
+idx = np.argsort(-scores, axis=1, kind="stable")[:, :3]
+show("approx_max_k", np.take_along_axis(scores, idx, 1))
+show("approx_max_k idx", idx.astype(np.int32))
+idx = np.argsort(scores, axis=0, kind="stable")[:2]
+show("approx_min_k", np.take_along_axis(scores, idx, 0))
+show("approx_min_k idx", idx.astype(np.int32))
+show("nextafter", np.nextafter(np.array([1.0, 0.0, -1.0, 2.0, 1e-30], np.float32),
+                               np.array([2.0, -1.0, 0.0, 2.0, -1.0], np.float32)), 50)
+show("nextafter f64", np.nextafter(np.array([1.0, -3.0]), np.array([0.0, -4.0])), 20)
+diags = rng.uniform(-1, 1, size=(2, 3, 4)).astype(np.float64)
+diags[:, 1] += 3.0
+rhs = rng.uniform(-1, 1, size=(2, 4, 2))
+mats = np.zeros((2, 4, 4))
+for b in range(2):
+    mats[b] += np.diag(diags[b, 1]) + np.diag(diags[b, 0, :-1], 1) + np.diag(diags[b, 2, 1:], -1)
+show("tridiagonal_matmul", mats @ rhs)
+show("tridiagonal_solve", np.linalg.solve(mats, rhs))
+show("tridiagonal_solve vector", np.linalg.solve(mats[0], rhs[0, :, 0]))
+morph = rng.uniform(0, 1, size=(1, 6, 5, 2)).astype(np.float32)
+kern = rng.uniform(0, 0.2, size=(3, 2, 2)).astype(np.float32)
+
+
+def dilate(x, k, stride, rate, same):
+    h, w = x.shape[1:3]
+    kh, kw = k.shape[:2]
+    eh, ew = (kh - 1) * rate[0] + 1, (kw - 1) * rate[1] + 1
+    if same:
+        oh, ow = -(-h // stride[0]), -(-w // stride[1])
+        ph, pw = max((oh - 1) * stride[0] + eh - h, 0) // 2, max((ow - 1) * stride[1] + ew - w, 0) // 2
+    else:
+        oh, ow = (h - eh) // stride[0] + 1, (w - ew) // stride[1] + 1
+        ph = pw = 0
+    out = np.full((x.shape[0], oh, ow, x.shape[3]), -np.inf, np.float32)
+    for i in range(oh):
+        for j in range(ow):
+            for a in range(kh):
+                for b in range(kw):
+                    y, z = i * stride[0] + a * rate[0] - ph, j * stride[1] + b * rate[1] - pw
+                    if 0 <= y < h and 0 <= z < w:
+                        out[:, i, j] = np.maximum(out[:, i, j], x[:, y, z] + k[a, b])
+    return out
+
+
+show("dilation2d same", dilate(morph, kern, (1, 1), (1, 1), True))
+show("dilation2d valid rate", dilate(morph, kern, (2, 1), (1, 2), False))
+show("erosion2d", -dilate(-morph, kern[::-1, ::-1], (1, 1), (1, 1), False))
+show("collapse_repeated", np.array([[1, 2, 3], [4, 5, 0], [7, 8, 0]], np.int32))
+show("collapse lengths", np.array([3, 2, 2], np.int32))
+
 prefix = "{{function_node __wrapped__%s_device_/job:localhost/replica:0/task:0/device:CPU:0}} %s [Op:%s] name: "
 print(prefix % ("SpaceToBatchND", "padded_shape[0]=3 is not divisible by block_shape[0]=2", "SpaceToBatchND"))
 print(prefix % ("BatchToSpaceND", "Input batch dimension (2) is not divisible by product of block sizes (4)",
