@@ -649,6 +649,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
     if (auto f = preludeApi(in, "_tf_ops_more", "nn_api", name)) return f;
     if (auto f = preludeApi(in, "_tf_ctc", "nn_api", name)) return f;
     if (auto f = preludeApi(in, "_tf_nn_morph", "nn_api", name)) return f;
+    if (auto f = preludeApi(in, "_tf_sampled_losses", "nn_api", name)) return f;
     return preludeApi(in, "_tf_math_extra", "nn_api", name);
   };
   // tf.linalg (prelude _tf_linalg); tf.gather_nd / slice / scatters /
