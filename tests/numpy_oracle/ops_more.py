@@ -81,6 +81,9 @@ for i in range(2):
             for q in range(3):
                 out[:, i, j] += img[:, i + 2 * p, j + 2 * q] @ k2[p, q]
 show("atrous", out)
+cot = rng.uniform(-1, 1, size=(1, 2, 2, 1)).astype(np.float32).astype(np.float64)
+# The transpose is the adjoint: <atrous_T(c), x> = <c, atrous(x)>.
+print("atrous transpose", (1, 6, 6, 2), "%.4f" % float((out * cot).sum()))
 show("pool max", img.reshape(1, 3, 2, 3, 2, 2).max(axis=(2, 4)))
 show("pool avg 1d", sig.reshape(2, 3, 3, 2).mean(axis=2))
 
