@@ -308,15 +308,26 @@ void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObj
       limit = start;
       start = Value::integer(0);
     }
+    // Without dtype, the widest of the arguments' dtypes in TF's hierarchy
+    // int32 < int64 < float32 < float64 (a Python int is int32, a float
+    // float32): tf.range(float64 tensor) counts in float64.
     std::optional<DType> d = dtypeArg(in, a["dtype"]);
-    bool anyFloat = false;
+    static const DType kHierarchy[] = {DType::Int32, DType::Int64, DType::Float32, DType::Float64};
+    auto rank = [](DType t) {
+      for (int i = 0; i < 4; ++i)
+        if (kHierarchy[i] == t) return i;
+      return -1;
+    };
+    DType dt = DType::Int32;
+    std::optional<DType> other;
     for (auto *v : {&start, &limit, &delta}) {
-      if (v->isFloat()) anyFloat = true;
-      if (auto *t = v->as<TensorObject>(); t && ir::isFloating(t->dtype())) anyFloat = true;
+      DType t = v->isFloat() ? DType::Float32 : DType::Int32;
+      if (auto *x = v->as<TensorObject>()) t = x->dtype();
+      if (rank(t) < 0) other = t;
+      else if (rank(t) > rank(dt)) dt = t;
     }
-    DType dt = d.value_or(anyFloat ? DType::Float32 : DType::Int32);
-    for (auto *v : {&start, &limit, &delta})
-      if (auto *t = v->as<TensorObject>(); t && !d) dt = anyFloat ? dt : t->dtype();
+    if (other && rank(dt) <= 1) dt = *other;
+    if (d) dt = *d;
     auto s = toTensor(in, start, std::nullopt, dt), l = toTensor(in, limit, std::nullopt, dt), dl = toTensor(in, delta, std::nullopt, dt);
     if (s->dtype() != dt) s = callOp1(in, OpKind::Cast, {s}, {{"dtype", dt}});
     if (l->dtype() != dt) l = callOp1(in, OpKind::Cast, {l}, {{"dtype", dt}});
@@ -335,8 +346,13 @@ void installOps(Interpreter &in, ModuleObject &tf, ModuleObject &math, ModuleObj
     return Value(r);
   });
   defSig(in, tf, "linspace(start, stop, num, name=None, axis=!0)", [](Interpreter &in, const Bound &a) -> Value {
-    auto s = toTensor(in, a["start"], std::nullopt, DType::Float32);
-    if (!ir::isFloating(s->dtype())) s = callOp1(in, OpKind::Cast, {s}, {{"dtype", DType::Float32}});
+    // TF 2.15's linspace_nd divides (stop - start) by the step count with
+    // truediv: integer endpoints give float64 (int32, int64) or float32.
+    auto s = toTensor(in, a["start"]);
+    if (!ir::isFloating(s->dtype())) {
+      DType wide = s->dtype() == DType::Int32 || s->dtype() == DType::Int64 ? DType::Float64 : DType::Float32;
+      s = callOp1(in, OpKind::Cast, {s}, {{"dtype", wide}});
+    }
     auto e = toTensor(in, a["stop"], std::nullopt, s->dtype());
     std::vector<Ref<TensorObject>> xs{s, e};
     ir::Attrs attrs;

@@ -638,6 +638,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
     if (auto f = preludeApi(in, "_tf_scatter", "math_api", name)) return f;
     if (auto f = preludeApi(in, "_tf_segment", "math_api", name)) return f;
     if (auto f = preludeApi(in, "_tf_sparse_segment", "math_api", name)) return f;
+    if (auto f = preludeApi(in, "_tf_ops_more", "math_api", name)) return f;
     return preludeApi(in, "_tf_math_extra", "math_api", name);
   };
   nn->lazy = [](Interpreter &in, const std::string &name) -> std::optional<Value> {
@@ -646,6 +647,10 @@ Value makeTfModule(Interpreter &in, bool v1) {
     if (auto f = compositeApi(in, "nn_api", name)) return f;
     if (auto f = preludeApi(in, "_tf_ops_extra", "nn_api", name)) return f;
     if (auto f = preludeApi(in, "_tf_nn_3d", "nn_api", name)) return f;
+    if (auto f = preludeApi(in, "_tf_ops_more", "nn_api", name)) return f;
+    if (auto f = preludeApi(in, "_tf_ctc", "nn_api", name)) return f;
+    if (auto f = preludeApi(in, "_tf_nn_morph", "nn_api", name)) return f;
+    if (auto f = preludeApi(in, "_tf_sampled_losses", "nn_api", name)) return f;
     return preludeApi(in, "_tf_math_extra", "nn_api", name);
   };
   // tf.linalg (prelude _tf_linalg); tf.gather_nd / slice / scatters /
@@ -653,6 +658,7 @@ Value makeTfModule(Interpreter &in, bool v1) {
   linalg->lazy = [](Interpreter &in, const std::string &name) {
     if (auto f = preludeApi(in, "_tf_linalg", "linalg_api", name)) return f;
     if (auto f = preludeApi(in, "_tf_linalg_lu", "linalg_api", name)) return f;
+    if (auto f = preludeApi(in, "_tf_ops_more", "linalg_api", name)) return f;
     return preludeApi(in, "_tf_math_extra", "linalg_api", name);
   };
 

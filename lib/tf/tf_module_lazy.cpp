@@ -43,6 +43,9 @@ std::optional<Value> tfModuleLazyAttr(Interpreter &in, const std::string &name, 
   if (auto f = preludeApi(in, "_tf_scatter", "tf_api", name)) return f;
   if (auto f = preludeApi(in, "_tf_math_extra", "tf_api", name)) return f;
   if (auto f = preludeApi(in, "_tf_ops_extra", "tf_api", name)) return f;
+  if (auto f = preludeApi(in, "_tf_partition", "tf_api", name)) return f;
+  if (auto f = preludeApi(in, "_tf_ops_more", "tf_api", name)) return f;
+  if (auto f = preludeApi(in, "_tf_edit_distance", "tf_api", name)) return f;
   // TF 2's tf.control_dependencies / group / no_op are compat.v1's
   // (no effect eagerly or in a tf.function, whose ops run in order).
   for (const char *n : {"control_dependencies", "group", "no_op"})

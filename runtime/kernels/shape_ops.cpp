@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <type_traits>
 
 namespace tfs::runtime::kernels {
 
@@ -303,7 +304,16 @@ std::vector<Tensor> linspace(std::span<const Tensor> in, const ir::Attrs &attrs)
   double a = in[0].elementAsDouble(0), b = in[1].elementAsDouble(0);
   dispatchNumeric(out[0].dtype(), [&]<class T>() {
     T *q = out[0].data<T>();
-    for (int64_t i = 0; i < n; ++i) q[i] = n == 1 ? T(a) : T(a + (b - a) * double(i) / double(n - 1));
+    if constexpr (std::is_floating_point_v<T>) {
+      // TF's arithmetic, in T: start + i * ((stop - start) / (num - 1)),
+      // the last value stop itself (so float32 results match TF's bits).
+      T start = T(a), stop = T(b);
+      T step = n > 1 ? T((stop - start) / T(n - 1)) : T(0);
+      for (int64_t i = 0; i < n; ++i) q[i] = T(start + step * T(i));
+      if (n > 1) q[n - 1] = stop;
+    } else {
+      for (int64_t i = 0; i < n; ++i) q[i] = n == 1 ? T(a) : T(a + (b - a) * double(i) / double(n - 1));
+    }
   });
   return out;
 }
