@@ -7,7 +7,7 @@
 #include "lib/tf/tf_lib.h"
 #include "runtime/tf/lifted_value.h"
 #include "runtime/tf/tensor_ids.h"
-#include "runtime/tf/scratch_function.h"
+#include "runtime/tf/function_wrappers.h"
 #include "lib/tf/native_type_classes.h"
 #include "runtime/tf/function_key.h"
 #include "lib/tf/compat_v1/compat_v1.h"

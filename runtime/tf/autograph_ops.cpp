@@ -22,7 +22,7 @@ namespace tfs::runtime::tf {
 using ir::OpKind;
 using namespace ag;
 
-Value makeFunction(Interpreter &in, const Value &f, bool autograph, const Value &signature);
+#include "runtime/tf/function_wrappers.h"
 
 namespace {
 

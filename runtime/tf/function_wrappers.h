@@ -1,4 +1,6 @@
-// A tf.function traced the way Keras 2.15 traces a layer's `call` on
+// Variants of the tf.function wrapper (function.cpp).
+//
+// makeScratchFunction: a tf.function traced the way Keras 2.15 traces a layer's `call` on
 // KerasTensors (base_layer._infer_output_signature, in a scratch FuncGraph):
 // once, with variable creation allowed on that one trace. tf.function's own
 // rule (a first trace that creates variables is traced again) would run the
@@ -14,5 +16,10 @@ class Interpreter;
 namespace tfs::runtime::tf {
 
 Value makeScratchFunction(Interpreter &in, const Value &f, const Value &signature);
+
+// tf.function(f, autograph=..., input_signature=...).
+Value makeFunction(Interpreter &in, const Value &f, bool autograph, const Value &signature);
+// tf.function(reduce_retracing=True) on a wrapper made by makeFunction.
+void setReduceRetracing(const Value &function, bool reduce);
 
 }  // namespace tfs::runtime::tf
