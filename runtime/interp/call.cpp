@@ -2,12 +2,12 @@
 // messages for missing / extra / duplicate arguments), running its body in
 // a new scope, bound methods, classes (instantiation via __init__), native
 // functions and native objects; recursion limit and call-site tracking.
+#include "frontend/positional_only.h"
 #include "ir/op_table.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/coroutine.h"
 #include "runtime/interp/eval.h"
 #include "runtime/interp/generator.h"
-#include "runtime/interp/positional_only.h"
 
 #include <llvm/ADT/SmallVector.h>
 
@@ -78,7 +78,7 @@ bool planPlainCall(const std::vector<Param> &params, bool lambda, size_t nargs, 
     size_t k = n;
     while (k < params.size() && params[k].name != kwargs[w].first) ++k;
     if (k == params.size() || from[k] != -2) return false;  // unknown, or bound twice
-    if (positionalOnly < 0) positionalOnly = positionalOnlyParams(params, lambda);
+    if (positionalOnly < 0) positionalOnly = frontend::positionalOnlyParams(params, lambda);
     if (int(k) < positionalOnly) return false;  // positional-only: the general binder's error
     from[k] = kKeyword + int32_t(w);
   }
@@ -194,7 +194,7 @@ Value Interpreter::callFunction(FunctionObject &fn, const FunctionDef *def, Args
     }
     // A keyword naming a positional-only parameter goes to **kwargs, or is
     // CPython's error naming every such keyword.
-    const size_t positionalOnly = kwargs.empty() ? 0 : size_t(positionalOnlyParams(params, def == nullptr));
+    const size_t positionalOnly = kwargs.empty() ? 0 : size_t(frontend::positionalOnlyParams(params, def == nullptr));
     auto isPositionalOnly = [&](const std::string &k) {
       for (size_t q = 0; q < positionalOnly; ++q)
         if (params[q].name == k) return true;

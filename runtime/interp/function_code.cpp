@@ -4,7 +4,7 @@
 // source lines the function spans (inspect.getsource).
 #include "runtime/interp/function_code.h"
 
-#include "runtime/interp/positional_only.h"
+#include "frontend/positional_only.h"
 
 #include "frontend/source.h"
 
@@ -23,7 +23,7 @@ const std::vector<Param> &paramsOf(const FunctionObject &fn) {
 frontend::SourceSpan spanOf(const FunctionObject &fn) { return fn.def ? fn.def->span : fn.lambda->span; }
 
 // How many parameters come before a `/` marker.
-int positionalOnlyCount(const FunctionObject &fn) { return positionalOnlyParams(paramsOf(fn), fn.lambda != nullptr); }
+int positionalOnlyCount(const FunctionObject &fn) { return frontend::positionalOnlyParams(paramsOf(fn), fn.lambda != nullptr); }
 
 size_t indentOf(std::string_view line) {
   size_t i = 0;

@@ -3,14 +3,14 @@
 // and drops it, so the gap after the last positional-only parameter is the
 // one holding a '/'. The common case (one line, no '/') allocates nothing:
 // binding a keyword argument asks this on every call.
-#include "runtime/interp/positional_only.h"
+#include "frontend/positional_only.h"
 
 #include "frontend/source.h"
 
 #include <string>
 #include <string_view>
 
-namespace tfs::runtime {
+namespace tfs::frontend {
 
 namespace {
 
@@ -27,7 +27,7 @@ size_t byteOffset(std::string_view line, uint32_t col) {
 // Whether the source from (line, col) to (endLine, endCol) holds a '/'
 // outside comments; `stopAt` ends the search early (the closing ')' or a
 // lambda's ':' after the last parameter).
-bool slashBetween(const frontend::SourceFile &file, uint32_t line, uint32_t col, uint32_t endLine, uint32_t endCol,
+bool slashBetween(const SourceFile &file, uint32_t line, uint32_t col, uint32_t endLine, uint32_t endCol,
                   std::string_view stopAt) {
   for (uint32_t l = line; l <= endLine && l <= file.lineCount(); ++l) {
     std::string_view text = file.line(l);
@@ -47,7 +47,7 @@ bool slashBetween(const frontend::SourceFile &file, uint32_t line, uint32_t col,
 
 int positionalOnlyParams(const std::vector<ast::Param> &params, bool lambda) {
   for (size_t i = 0; i < params.size(); ++i) {
-    const frontend::SourceSpan &a = params[i].span;
+    const SourceSpan &a = params[i].span;
     if (!a.file || params[i].kind != ast::Param::Kind::Positional) return 0;
     bool slash = i + 1 < params.size()
                      ? slashBetween(*a.file, a.endLine, a.endCol, params[i + 1].span.line, params[i + 1].span.col, "")
@@ -57,4 +57,4 @@ int positionalOnlyParams(const std::vector<ast::Param> &params, bool lambda) {
   return 0;
 }
 
-}  // namespace tfs::runtime
+}  // namespace tfs::frontend

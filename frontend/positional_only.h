@@ -7,9 +7,9 @@
 
 #include <vector>
 
-namespace tfs::runtime {
+namespace tfs::frontend {
 
 // `lambda`: the parameters end at the lambda's ':' rather than at ')'.
 int positionalOnlyParams(const std::vector<ast::Param> &params, bool lambda);
 
-}  // namespace tfs::runtime
+}  // namespace tfs::frontend
