@@ -2,6 +2,7 @@
 // where precedence needs them, string literals quoted like Python's repr.
 // Used by --emit=autograph and tf.autograph.to_code.
 #include "autograph/autograph.h"
+#include "frontend/positional_only.h"
 
 #include <fmt/format.h>
 
@@ -48,10 +49,14 @@ std::string quote(const std::string &s, bool bytes) {
 
 std::string expr(const Expr &e, int ctx = 0);
 
-std::string params(const std::vector<Param> &ps) {
+std::string params(const std::vector<Param> &ps, bool lambda) {
   std::string out;
   bool sawStar = false;
+  // The positional-only marker, found in the source (the AST keeps none).
+  const size_t positionalOnly = size_t(frontend::positionalOnlyParams(ps, lambda));
+  size_t index = 0;
   for (const auto &p : ps) {
+    if (index++ == positionalOnly && positionalOnly > 0) out += ", /";
     if (!out.empty()) out += ", ";
     if (p.kind == Param::Kind::KeywordOnly && !sawStar) {
       out += "*, ";
@@ -62,6 +67,7 @@ std::string params(const std::vector<Param> &ps) {
     out += p.name;
     if (p.defaultValue) out += "=" + expr(*p.defaultValue);
   }
+  if (positionalOnly > 0 && positionalOnly == ps.size()) out += ", /";
   return out;
 }
 
@@ -233,7 +239,7 @@ std::string expr(const Expr &e, int ctx) {
   }
   case ExprKind::Lambda: {
     auto &l = static_cast<const Lambda &>(e);
-    std::string p = params(l.params);
+    std::string p = params(l.params, true);
     return wrap("lambda" + (p.empty() ? "" : " " + p) + ": " + expr(*l.body), kLambda, ctx);
   }
   case ExprKind::IfExp: {
@@ -276,7 +282,7 @@ void stmt(const Stmt &s, int indent, std::string &out) {
   case StmtKind::FunctionDef: {
     auto &f = static_cast<const FunctionDef &>(s);
     for (const auto &d : f.decorators) out += pad + "@" + expr(*d) + "\n";
-    out += pad + "def " + f.name + "(" + params(f.params) + "):\n";
+    out += pad + "def " + f.name + "(" + params(f.params, false) + "):\n";
     block(f.body);
     return;
   }

@@ -26,6 +26,7 @@
 // `nonlocal` names in a Python set's order, which varies between runs; here
 // they are sorted (one of the orders TF prints).
 #include "autograph/autograph.h"
+#include "frontend/positional_only.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -627,10 +628,13 @@ struct Printer {
 
 std::string paramText(const FunctionDef &fn) {
   std::vector<std::string> parts;
+  // The positional-only marker, found in the source (the AST keeps none).
+  const size_t positionalOnly = size_t(frontend::positionalOnlyParams(fn.params, false));
   for (const auto &p : fn.params) {
     if (p.kind != Param::Kind::Positional) unsupported("*args, **kwargs or keyword-only parameters");
     if (p.annotation) unsupported("a parameter annotation");
     parts.push_back(p.defaultValue ? p.name + "=" + printExpr(*p.defaultValue) : p.name);
+    if (parts.size() == positionalOnly) parts.push_back("/");
   }
   return joined(parts);
 }

@@ -354,9 +354,21 @@ ExprPtr AstBuilder::annotation(P::TestContext *ctx) {
   return text;
 }
 
+namespace {
+// CPython's SyntaxError for a `/` (positional-only) marker where it cannot
+// stand, or null. The AST keeps no marker: the runtime finds it in the
+// source between two parameters (positional_only.cpp).
+const char *slashMarkerError(bool first, bool afterStar, bool seenBefore) {
+  if (seenBefore) return "/ may appear only once";
+  if (afterStar) return "/ must be ahead of *";
+  if (first) return "at least one argument must precede /";
+  return nullptr;
+}
+}  // namespace
+
 std::vector<Param> AstBuilder::parameters(P::ParametersContext *ctx) {
   std::vector<Param> out;
-  bool keywordOnly = false, sawDefault = false;
+  bool keywordOnly = false, sawDefault = false, slashSeen = false;
   for (auto *p : ctx->param()) {
     Param param;
     param.span = span(p);
@@ -386,7 +398,9 @@ std::vector<Param> AstBuilder::parameters(P::ParametersContext *ctx) {
       param.kind = Param::Kind::VarKeywords;
       if (ds->test()) param.annotation = annotation(ds->test());
     } else {
-      continue;  // '/' (positional-only marker) has no effect here
+      if (const char *why = slashMarkerError(out.empty(), keywordOnly, slashSeen)) error(span(p), why);
+      slashSeen = true;
+      continue;
     }
     for (const Param &q : out)
       if (q.name == param.name)
@@ -398,7 +412,7 @@ std::vector<Param> AstBuilder::parameters(P::ParametersContext *ctx) {
 
 std::vector<Param> AstBuilder::lambdaParams(P::Lambda_paramsContext *ctx) {
   std::vector<Param> out;
-  bool keywordOnly = false, sawDefault = false;
+  bool keywordOnly = false, sawDefault = false, slashSeen = false;
   for (auto *p : ctx->lambda_param()) {
     Param param;
     param.span = span(p);
@@ -416,9 +430,13 @@ std::vector<Param> AstBuilder::lambdaParams(P::Lambda_paramsContext *ctx) {
       if (!st->NAME()) continue;
       param.name = st->NAME()->getText();
       param.kind = Param::Kind::VarArgs;
-    } else {
-      param.name = static_cast<P::DoubleStarLambdaParamContext *>(p)->NAME()->getText();
+    } else if (auto *ds = dynamic_cast<P::DoubleStarLambdaParamContext *>(p)) {
+      param.name = ds->NAME()->getText();
       param.kind = Param::Kind::VarKeywords;
+    } else {
+      if (const char *why = slashMarkerError(out.empty(), keywordOnly, slashSeen)) error(span(p), why);
+      slashSeen = true;
+      continue;
     }
     for (const Param &q : out)
       if (q.name == param.name)

@@ -129,6 +129,7 @@ lambda_param
     : NAME ('=' test)?                 # plainLambdaParam
     | '*' NAME?                        # starLambdaParam
     | '**' NAME                        # doubleStarLambdaParam
+    | '/'                              # slashLambdaParam
     ;
 
 or_test : and_test ('or' and_test)* ;

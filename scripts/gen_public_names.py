@@ -49,7 +49,7 @@ PYTHON_MODULES = [
     ("multiprocessing.util", "multiprocessing.util"),
     ("fractions", "fractions"), ("base64", "base64"), ("binascii", "binascii"), ("uuid", "uuid"),
     ("inspect", "inspect"), ("calendar", "calendar"), ("shlex", "shlex"), ("gc", "gc"), ("weakref", "weakref"),
-    ("queue", "queue"), ("threading", "threading"),
+    ("queue", "queue"), ("threading", "threading"), ("decimal", "decimal"),
 ]
 NUMPY_MODULES = [("numpy", "np"), ("numpy.linalg", "np.linalg"), ("numpy.random", "np.random"),
                  ("numpy.fft", "np.fft"), ("numpy.testing", "np.testing"), ("numpy.polynomial", "np.polynomial"),

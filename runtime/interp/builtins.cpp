@@ -17,6 +17,7 @@
 #include "runtime/interp/set_ops.h"
 #include "runtime/interp/signature.h"
 #include "runtime/interp/suggestions.h"
+#include "runtime/interp/zip_builtin.h"
 
 #include <algorithm>
 #include <cmath>
@@ -101,21 +102,6 @@ struct EnumerateIter : Object {
     int64_t n = i;
     if (__builtin_add_overflow(i, 1, &i)) bigCount = intBinary(in, BinOp::Add, Value::integer(n), Value::integer(1));
     return in.tuple({Value::integer(n), *v});
-  }
-};
-struct ZipIter : Object {
-  std::vector<Value> its;
-  const char *typeName() const override { return "zip"; }
-  std::optional<Value> iter(Interpreter &) override { return Value(Ref<Object>(this)); }
-  std::optional<Value> next(Interpreter &in) override {
-    if (its.empty()) return std::nullopt;
-    std::vector<Value> row;
-    for (auto &it : its) {
-      auto v = in.next(it);
-      if (!v) return std::nullopt;
-      row.push_back(*v);
-    }
-    return in.tuple(std::move(row));
   }
 };
 struct MapIter : Object {
@@ -323,12 +309,16 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
       boolCls->mro = {boolCls, intCls.get(), object.get()};
     }
   }
-  addType("str", [](Interpreter &in, Args a, const Kwargs &) {
-    if (a.empty()) return in.str("");
-    if (a.size() >= 2 && a[0].as<BytesObject>())
-      return in.str(decodeText(in, a[0].as<BytesObject>()->s, lookupEncoding(in, in.str(a[1])),
-                               a.size() > 2 ? in.str(a[2]) : "strict"));
-    return in.str(in.str(a[0]));
+  addType("str", [](Interpreter &in, Args a, const Kwargs &kw) {
+    static const Signature sig("str(object='', encoding='utf-8', errors='strict')");
+    Bound b = sig.bind(in, a, kw);
+    if (!b.given("encoding") && !b.given("errors")) return in.str(in.str(b[0]));
+    auto *bytes = b[0].as<BytesObject>();
+    if (!bytes)
+      in.raise("TypeError", b[0].as<StrObject>() ? std::string("decoding str is not supported")
+                                                  : fmt::format("decoding to str: need a bytes-like object, {} found",
+                                                                in.typeName(b[0])));
+    return in.str(decodeText(in, bytes->s, lookupEncoding(in, in.str(b[1])), in.str(b[2])));
   });
   addType("bytes", [](Interpreter &in, Args a, const Kwargs &kw) { return constructBytes(in, a, kw, false); });
   addType("bytearray", [](Interpreter &in, Args a, const Kwargs &kw) { return constructBytes(in, a, kw, true); });
@@ -448,18 +438,16 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     return s;
   });
   addType("enumerate", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
+    static const Signature sig("enumerate(iterable, start=0)");
+    Bound b = sig.bind(in, a, kw);
     auto e = make<EnumerateIter>();
-    e->it = in.iter(a[0]);
-    Value start = a.size() > 1 ? a[1] : kwarg(kw, "start", Value::integer(0));
+    e->it = in.iter(b[0]);
+    Value start = b[1];
     if (start.as<BigIntObject>()) e->bigCount = start;
     else e->i = in.toIndex(start);
     return e;
   });
-  addType("zip", [](Interpreter &in, Args a, const Kwargs &) -> Value {
-    auto z = make<ZipIter>();
-    for (auto &v : a) z->its.push_back(in.iter(v));
-    return z;
-  });
+  addType("zip", makeZip);  // zip_builtin.cpp
   addType("map", [](Interpreter &in, Args a, const Kwargs &) -> Value {
     auto m = make<MapIter>();
     m->fn = a[0];
@@ -671,14 +659,17 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
     if (auto *g = a[0].as<GeneratorObject>(); g && g->st) raiseGeneratorStop(*g->st);
     in.raise("StopIteration", "");
   });
-  def("round", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
-    Value nd = a.size() > 1 ? a[1] : kwarg(kw, "ndigits");
+  def("round", [](Interpreter &in, Args args, const Kwargs &kw) -> Value {
+    static const Signature sig("round(number, ndigits=None)");
+    Bound bound = sig.bind(in, args, kw);
+    Value number = bound[0], nd = bound[1];
+    Args a(&number, 1);
     if (auto *inst = a[0].as<InstanceObject>(); inst && !builtinPart(a[0])) {
       auto m = inst->klass->lookup("__round__");
       if (!m) in.raise("TypeError", fmt::format("type {} doesn't define __round__ method", inst->klass->name));
-      std::vector<Value> args;
-      if (a.size() > 1 || !kw.empty()) args.push_back(nd);
-      return in.call(Value(make<BoundMethod>(a[0], *m)), args);
+      std::vector<Value> roundArgs;
+      if (bound.given("ndigits")) roundArgs.push_back(nd);
+      return in.call(Value(make<BoundMethod>(a[0], *m)), roundArgs);
     }
     if (isIntValue(a[0])) return roundIntValue(in, a[0], nd);
     if (isNonRealBuiltin(in, a[0]))
@@ -709,9 +700,11 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
                                         in.typeName(a[1])));
     return in.tuple({in.binary(BinOp::FloorDiv, a[0], a[1]), in.binary(BinOp::Mod, a[0], a[1])});
   });
-  def("pow", [](Interpreter &in, Args a, const Kwargs &) -> Value {
-    if (a.size() == 3 && !a[2].isNone()) return modularPow(in, a[0], a[1], a[2]);
-    return in.binary(BinOp::Pow, a[0], a[1]);
+  def("pow", [](Interpreter &in, Args a, const Kwargs &kw) -> Value {
+    static const Signature sig("pow(base, exp, mod=None)");
+    Bound b = sig.bind(in, a, kw);
+    if (!b[2].isNone()) return modularPow(in, b[0], b[1], b[2]);
+    return in.binary(BinOp::Pow, b[0], b[1]);
   });
   def("chr", [](Interpreter &in, Args a, const Kwargs &) {
     int64_t c = in.toIndex(a[0]);

@@ -2,6 +2,7 @@
 // byte-wise (ASCII) semantics and error messages. A bytearray is a
 // BytesObject marked mutable: the shared methods return the receiver's kind.
 #include "runtime/interp/builtins.h"
+#include "runtime/interp/bytes_translate.h"
 #include "runtime/interp/codecs.h"
 #include "runtime/interp/signature.h"
 
@@ -256,6 +257,7 @@ Value mutate(Interpreter &in, BytesObject &self, const std::string &name, Args a
 Value bytesMethod(Interpreter &in, const Value &selfV, const std::string &name, Args a, const Kwargs &kw) {
   const BytesObject &self = *selfV.as<BytesObject>();
   const std::string &s = self.s;
+  if (name == "translate") return bytesTranslate(in, self, a, kw);
   if (name == "decode") {
     static const Signature sig("decode(encoding='utf-8', errors='strict')");
     Bound b = sig.bind(in, a, kw);
@@ -406,7 +408,7 @@ std::optional<Value> bytesMethodOf(Interpreter &in, const Value &self, const std
       "decode", "replace", "split", "rsplit", "splitlines", "join", "strip", "lstrip", "rstrip", "startswith",
       "endswith", "find", "rfind", "index", "rindex", "count", "upper", "lower", "swapcase", "capitalize", "title",
       "isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower", "isascii", "hex", "partition", "rpartition",
-      "removeprefix", "removesuffix", "ljust", "rjust", "center", "zfill"};
+      "removeprefix", "removesuffix", "ljust", "rjust", "center", "zfill", "translate"};
   static const std::vector<std::string> mutating = {"append", "extend", "pop", "insert", "remove", "clear",
                                                     "reverse", "copy"};
   auto *b = self.as<BytesObject>();

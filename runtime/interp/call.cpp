@@ -2,6 +2,7 @@
 // messages for missing / extra / duplicate arguments), running its body in
 // a new scope, bound methods, classes (instantiation via __init__), native
 // functions and native objects; recursion limit and call-site tracking.
+#include "frontend/positional_only.h"
 #include "ir/op_table.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/coroutine.h"
@@ -66,16 +67,19 @@ namespace {
 // repeated keyword, a missing argument): the general binder then raises
 // CPython's message for it.
 constexpr int32_t kKeyword = 1 << 20, kDefault = 2 << 20;
-bool planPlainCall(const std::vector<Param> &params, size_t nargs, bool self, const Kwargs &kwargs,
+bool planPlainCall(const std::vector<Param> &params, bool lambda, size_t nargs, bool self, const Kwargs &kwargs,
                    llvm::SmallVectorImpl<int32_t> &from) {
   const size_t n = nargs + (self ? 1 : 0);
   if (n > params.size()) return false;
   from.assign(params.size(), -2);  // -2: not bound yet
+  int positionalOnly = -1;          // how many parameters are, once a keyword asks
   for (size_t k = 0; k < n; ++k) from[k] = int32_t(k) - (self ? 1 : 0);
   for (size_t w = 0; w < kwargs.size(); ++w) {
     size_t k = n;
     while (k < params.size() && params[k].name != kwargs[w].first) ++k;
     if (k == params.size() || from[k] != -2) return false;  // unknown, or bound twice
+    if (positionalOnly < 0) positionalOnly = frontend::positionalOnlyParams(params, lambda);
+    if (int(k) < positionalOnly) return false;  // positional-only: the general binder's error
     from[k] = kKeyword + int32_t(w);
   }
   int32_t d = 0;  // defaults are numbered in parameter order
@@ -155,7 +159,7 @@ Value Interpreter::callFunction(FunctionObject &fn, const FunctionDef *def, Args
     if (self) frame.firstArg = *self;
     else if (!args.empty()) frame.firstArg = args[0];
   } else if (llvm::SmallVector<int32_t, 8> from;
-             code->plainParams && frame.flat && planPlainCall(params, args.size(), self, kwargs, from)) {
+             code->plainParams && frame.flat && planPlainCall(params, def == nullptr, args.size(), self, kwargs, from)) {
     // Keywords and defaults of plain parameters, bound into the slots as
     // the general binder below would bind them, without its hash table.
     for (size_t k = 0; k < params.size(); ++k) {
@@ -188,6 +192,21 @@ Value Interpreter::callFunction(FunctionObject &fn, const FunctionDef *def, Args
       if (i < all.size()) vars[p.name] = all[i++];
       ++pi;
     }
+    // A keyword naming a positional-only parameter goes to **kwargs, or is
+    // CPython's error naming every such keyword.
+    const size_t positionalOnly = kwargs.empty() ? 0 : size_t(frontend::positionalOnlyParams(params, def == nullptr));
+    auto isPositionalOnly = [&](const std::string &k) {
+      for (size_t q = 0; q < positionalOnly; ++q)
+        if (params[q].name == k) return true;
+      return false;
+    };
+    std::string byKeyword;
+    if (!varkw)
+      for (const auto &[k, v] : kwargs)
+        if (isPositionalOnly(k)) byKeyword += (byKeyword.empty() ? "" : ", ") + k;
+    if (!byKeyword.empty())
+      raise("TypeError", fmt::format("{}() got some positional-only arguments passed as keyword arguments: '{}'", name,
+                                     byKeyword));
     if (i < all.size()) {
       if (!varargs) {
         size_t withDefault = 0;
@@ -215,7 +234,8 @@ Value Interpreter::callFunction(FunctionObject &fn, const FunctionDef *def, Args
     for (const auto &[k, v] : kwargs) {
       bool found = false;
       for (const auto &p : params) {
-        if (p.name != k || p.kind == Param::Kind::VarArgs || p.kind == Param::Kind::VarKeywords) continue;
+        if (p.name != k || p.kind == Param::Kind::VarArgs || p.kind == Param::Kind::VarKeywords || isPositionalOnly(k))
+          continue;
         if (vars.count(k)) raise("TypeError", fmt::format("{}() got multiple values for argument '{}'", name, k));
         vars[k] = v;
         found = true;

@@ -4,6 +4,8 @@
 // source lines the function spans (inspect.getsource).
 #include "runtime/interp/function_code.h"
 
+#include "frontend/positional_only.h"
+
 #include "frontend/source.h"
 
 #include <fmt/format.h>
@@ -20,54 +22,8 @@ const std::vector<Param> &paramsOf(const FunctionObject &fn) {
 
 frontend::SourceSpan spanOf(const FunctionObject &fn) { return fn.def ? fn.def->span : fn.lambda->span; }
 
-// The byte offset of 1-based code-point column `col` in `line`.
-size_t byteOffset(std::string_view line, uint32_t col) {
-  size_t i = 0;
-  for (uint32_t c = 1; c < col && i < line.size(); ++c) {
-    ++i;
-    while (i < line.size() && (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) ++i;
-  }
-  return i;
-}
-
-// The source text from (line, col) on, up to (endLine, endCol) exclusive or
-// `limit` characters; comments removed.
-std::string textBetween(const frontend::SourceFile &file, uint32_t line, uint32_t col, uint32_t endLine, uint32_t endCol) {
-  std::string out;
-  for (uint32_t l = line; l <= endLine && l <= file.lineCount(); ++l) {
-    std::string_view text = file.line(l);
-    size_t from = l == line ? byteOffset(text, col) : 0;
-    size_t to = l == endLine ? byteOffset(text, endCol) : text.size();
-    if (from >= to) continue;
-    std::string_view part = text.substr(from, to - from);
-    if (size_t hash = part.find('#'); hash != std::string_view::npos) part = part.substr(0, hash);
-    out.append(part);
-    out.push_back('\n');
-  }
-  return out;
-}
-
-// How many parameters come before a `/` marker. The parser drops the
-// marker, so it is found in the source between two parameters (or after
-// the last one, before the closing parenthesis).
-int positionalOnlyCount(const FunctionObject &fn) {
-  const std::vector<Param> &params = paramsOf(fn);
-  for (size_t i = 0; i < params.size(); ++i) {
-    const frontend::SourceSpan &a = params[i].span;
-    if (!a.file || params[i].kind != Param::Kind::Positional) return 0;
-    std::string gap;
-    if (i + 1 < params.size()) {
-      const frontend::SourceSpan &b = params[i + 1].span;
-      gap = textBetween(*a.file, a.endLine, a.endCol, b.line, b.col);
-    } else {
-      gap = textBetween(*a.file, a.endLine, a.endCol, a.endLine + 3, 1 << 30);
-      gap = gap.substr(0, gap.find_first_of(")"));
-      if (fn.lambda) gap = gap.substr(0, gap.find(':'));
-    }
-    if (gap.find('/') != std::string::npos) return int(i + 1);
-  }
-  return 0;
-}
+// How many parameters come before a `/` marker.
+int positionalOnlyCount(const FunctionObject &fn) { return frontend::positionalOnlyParams(paramsOf(fn), fn.lambda != nullptr); }
 
 size_t indentOf(std::string_view line) {
   size_t i = 0;

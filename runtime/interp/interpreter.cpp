@@ -447,37 +447,66 @@ Value Interpreter::importPrelude(const std::string &name) {
   return mod;
 }
 
+namespace {
+// The engine's module table as a module: `_tfs_modules.modules`, a dict of
+// every module imported so far (sys.modules is this dict). Made on its first
+// import; from then on importModule keeps it current and answers from it (a
+// module a script puts there is what `import` gives).
+constexpr const char *kModuleTable = "_tfs_modules";
+}  // namespace
+
 Value Interpreter::importModule(const std::string &dotted) {
-  auto it = modules_.find(dotted);
-  if (it != modules_.end()) return it->second;
-  auto nm = nativeModules().find(dotted);
-  if (nm != nativeModules().end()) {
-    Value m = nm->second(*this);
-    modules_[dotted] = m;
-    return m;
+  DictObject *table = nullptr;
+  if (auto t = modules_.find(kModuleTable); t != modules_.end())
+    table = t->second.as<ModuleObject>()->scope->vars["modules"].as<DictObject>();
+  if (table) {
+    if (std::optional<Value> found = table->get(*this, str(dotted))) return *found;
+  } else if (dotted == kModuleTable) {
+    std::vector<std::string> names;
+    for (auto &[name, m] : modules_) names.push_back(name);
+    std::sort(names.begin(), names.end());
+    auto d = make<DictObject>();
+    for (auto &name : names) d->set(*this, str(name), modules_[name]);
+    auto m = make<ModuleObject>(kModuleTable);
+    m->scope->vars["modules"] = Value(d);
+    modules_[kModuleTable] = Value(m);
+    return Value(m);
   }
-  if (Value p = importPrelude(dotted); !p.isNone()) return p;
-  // a.b.c: import `a`, then walk attributes, then look in a's directory.
-  size_t dot = dotted.rfind('.');
-  if (dot == std::string::npos) {
-    if (auto m = importFromFiles(dotted, nullptr)) return *m;
-  } else {
-    Value parent = importModule(dotted.substr(0, dot));
-    if (auto v = getAttrOpt(parent, dotted.substr(dot + 1))) {
-      modules_[dotted] = *v;
-      return *v;
+  auto load = [&]() -> Value {
+    auto it = modules_.find(dotted);
+    if (it != modules_.end()) return it->second;
+    auto nm = nativeModules().find(dotted);
+    if (nm != nativeModules().end()) {
+      Value m = nm->second(*this);
+      modules_[dotted] = m;
+      return m;
     }
-    if (auto m = importFromFiles(dotted, &parent)) {
-      setAttr(parent, dotted.substr(dot + 1), *m);
-      return *m;
+    if (Value p = importPrelude(dotted); !p.isNone()) return p;
+    // a.b.c: import `a`, then walk attributes, then look in a's directory.
+    size_t dot = dotted.rfind('.');
+    if (dot == std::string::npos) {
+      if (auto m = importFromFiles(dotted, nullptr)) return *m;
+    } else {
+      Value parent = importModule(dotted.substr(0, dot));
+      if (auto v = getAttrOpt(parent, dotted.substr(dot + 1))) {
+        modules_[dotted] = *v;
+        return *v;
+      }
+      if (auto m = importFromFiles(dotted, &parent)) {
+        setAttr(parent, dotted.substr(dot + 1), *m);
+        return *m;
+      }
     }
-  }
-  std::string top = dotted.substr(0, dotted.find('.'));
-  Value err = newException(exceptionClass("ModuleNotFoundError"),
-                           unsupportedModules().count(top) ? fmt::format("module '{}' is not supported by tfs", dotted)
-                                                           : fmt::format("No module named '{}'", dotted));
-  err.as<InstanceObject>()->set("name", str(dotted));
-  raiseValue(err);
+    std::string top = dotted.substr(0, dotted.find('.'));
+    Value err = newException(exceptionClass("ModuleNotFoundError"),
+                             unsupportedModules().count(top) ? fmt::format("module '{}' is not supported by tfs", dotted)
+                                                             : fmt::format("No module named '{}'", dotted));
+    err.as<InstanceObject>()->set("name", str(dotted));
+    raiseValue(err);
+  };
+  Value m = load();
+  if (table) table->set(*this, str(dotted), m);
+  return m;
 }
 
 void Interpreter::runModuleBody(const ast::Module &module, Ref<Scope> globals) {

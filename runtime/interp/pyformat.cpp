@@ -1,5 +1,6 @@
 // repr/str of built-in values, the format-spec mini-language, %-formatting
 // and str.format, following CPython 3.11 (see pyformat.h).
+#include "frontend/literals.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/pyformat.h"
 #include "runtime/interp/unicode_digits.h"
@@ -311,13 +312,16 @@ std::string fixExponent(std::string s) {
 
 std::string formatFloat(double x, const Spec &sp, char type) {
   int prec = sp.precision < 0 ? 6 : sp.precision;
-  if (std::isnan(x)) return type && std::isupper(static_cast<unsigned char>(type)) ? "NAN" : "nan";
-  if (std::isinf(x)) return type && std::isupper(static_cast<unsigned char>(type)) ? "INF" : "inf";
+  // '%' keeps its sign after inf and nan ('inf%'); '#' keeps the point of
+  // a number with no digits after it ('1.').
+  const char *percent = type == '%' ? "%" : "";
+  if (std::isnan(x)) return std::string(type && std::isupper(static_cast<unsigned char>(type)) ? "NAN" : "nan") + percent;
+  if (std::isinf(x)) return std::string(type && std::isupper(static_cast<unsigned char>(type)) ? "INF" : "inf") + percent;
   switch (type) {
-  case 'f': case 'F': return fmt::format("{:.{}f}", x, prec);
-  case 'e': return fixExponent(fmt::format("{:.{}e}", x, prec));
-  case 'E': return fixExponent(fmt::format("{:.{}E}", x, prec));
-  case '%': return fmt::format("{:.{}f}", x * 100, prec) + "%";
+  case 'f': case 'F': return sp.alt ? fmt::format("{:#.{}f}", x, prec) : fmt::format("{:.{}f}", x, prec);
+  case 'e': return fixExponent(sp.alt ? fmt::format("{:#.{}e}", x, prec) : fmt::format("{:.{}e}", x, prec));
+  case 'E': return fixExponent(sp.alt ? fmt::format("{:#.{}E}", x, prec) : fmt::format("{:.{}E}", x, prec));
+  case '%': return (sp.alt ? fmt::format("{:#.{}f}", x * 100, prec) : fmt::format("{:.{}f}", x * 100, prec)) + "%";
   case 'g': case 'G': {
     int p = prec == 0 ? 1 : prec;
     std::string s = type == 'g' ? fmt::format("{:.{}g}", x, p) : fmt::format("{:.{}G}", x, p);
@@ -384,8 +388,9 @@ std::string formatWithSpec(Interpreter &in, const Value &v, const std::string &s
     case 'o': body = intMagnitudeDigits(in, v, 8, negative); prefix = sp.alt ? "0o" : ""; break;
     case 'b': body = intMagnitudeDigits(in, v, 2, negative); prefix = sp.alt ? "0b" : ""; break;
     case 'c':
-      if (v.as<BigIntObject>()) in.raise("OverflowError", "%c arg not in range(0x110000)");
-      body = std::string(1, char(v.asInt()));
+      if (v.as<BigIntObject>() || v.asInt() < 0 || v.asInt() > 0x10FFFF)
+        in.raise("OverflowError", "%c arg not in range(0x110000)");
+      frontend::appendUtf8(body, uint32_t(v.asInt()));
       break;
     case 's': in.raise("ValueError", "Unknown format code 's' for object of type 'int'");
     default: in.raise("ValueError", fmt::format("Unknown format code '{}' for object of type 'int'", type));
@@ -468,8 +473,25 @@ std::string percentFormat(Interpreter &in, const std::string &f, const Value &ar
     std::string body, signPart;
     switch (c) {
     case 's': body = in.str(v); sp.zero = false; if (sp.precision >= 0) body = body.substr(0, size_t(sp.precision)); out += pad(body, "", sp, '>'); continue;
-    case 'r': case 'a': body = in.repr(v); sp.zero = false; out += pad(body, "", sp, '>'); continue;
-    case 'c': body = v.as<StrObject>() ? v.as<StrObject>()->s : std::string(1, char(in.toInt(v))); out += pad(body, "", sp, '>'); continue;
+    case 'r': case 'a':
+      body = c == 'a' ? in.str(in.call(in.builtin("ascii"), std::vector<Value>{v})) : in.repr(v);
+      sp.zero = false;
+      if (sp.precision >= 0) body = body.substr(0, size_t(sp.precision));
+      out += pad(body, "", sp, '>');
+      continue;
+    case 'c': {
+      if (auto *str = v.as<StrObject>()) {
+        if (in.length(v) != 1) in.raise("TypeError", "%c requires int or char");
+        body = str->s;
+      } else {
+        if (!isIntValue(v)) in.raise("TypeError", "%c requires int or char");
+        if (v.as<BigIntObject>() || v.asInt() < 0 || v.asInt() > 0x10FFFF)
+          in.raise("OverflowError", "%c arg not in range(0x110000)");
+        frontend::appendUtf8(body, uint32_t(v.asInt()));
+      }
+      out += pad(body, "", sp, '>');
+      continue;
+    }
     case 'd': case 'i': case 'u': {
       Value num = v;
       if (!isIntValue(v)) {

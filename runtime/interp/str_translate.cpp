@@ -4,6 +4,7 @@
 // dict, from two equal-length strings, and a third string of deletions.
 #include "frontend/literals.h"
 #include "runtime/interp/builtins.h"
+#include "runtime/interp/bytes_translate.h"
 #include "runtime/interp/interpreter.h"
 #include "runtime/interp/str_translate.h"
 #include "runtime/interp/unicode_digits.h"
@@ -99,6 +100,7 @@ void installStrMaketrans(Interpreter &in) {
     return strMaketrans(in, a);
   });
   str->setAttr("maketrans", Value(sm));
+  installBytesMaketrans(in);  // bytes_translate.cpp
 }
 
 }  // namespace tfs::runtime

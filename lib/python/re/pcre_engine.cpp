@@ -3,7 +3,9 @@
 // syntax is translated where PCRE2 reads it differently: \Z (end of string
 // only) becomes \z, \uXXXX / \UXXXXXXXX become \x{...}, {,n} becomes {0,n};
 // str patterns are Unicode (PCRE2_UTF | PCRE2_UCP, \w \d \s \b as Python's)
-// unless re.ASCII. Positions cross this boundary as code-point indices.
+// unless re.ASCII; bytes patterns match bytes subjects byte by byte with
+// ASCII classes, as CPython's. Positions cross this boundary as code-point
+// (for bytes: byte) indices.
 // scan() finds every match of an operation at once with Python 3.7's rule
 // for empty matches (one may follow a non-empty match, never another empty
 // match at the same place: PCRE2_NOTEMPTY_ATSTART after an empty match).
@@ -22,10 +24,12 @@ namespace tfs::runtime {
 namespace {
 
 // Python's re flag values.
-constexpr int64_t kIgnoreCase = 2, kLocale = 4, kMultiline = 8, kDotAll = 16, kVerbose = 64, kAscii = 256;
+constexpr int64_t kIgnoreCase = 2, kLocale = 4, kMultiline = 8, kDotAll = 16, kUnicode = 32, kVerbose = 64,
+                  kAscii = 256;
 
 struct CompiledPattern final : Object {
   pcre2_code *code = nullptr;
+  bool bytes = false;  // a bytes pattern: bytes subjects, bytes results
   ~CompiledPattern() override { pcre2_code_free(code); }
   const char *typeName() const override { return "_pcre.Pattern"; }
 };
@@ -89,7 +93,9 @@ std::string translate(const std::string &p) {
 // Byte offsets <-> code-point indices of one subject string.
 class Positions {
 public:
-  explicit Positions(const std::string &s) : s_(s) {
+  // bytes: every byte is one position.
+  Positions(const std::string &s, bool bytes) : s_(s) {
+    if (bytes) return;
     for (unsigned char c : s)
       if (c >= 0x80) {
         ascii_ = false;
@@ -133,7 +139,12 @@ void window(const Positions &pos, const Bound &b, int64_t &start, int64_t &end) 
 // code-point pairs, group 0 first, (-1, -1) for a group that did not take
 // part; texts each group's text or None (cut here: slicing a long str in
 // the interpreter costs a walk over it).
-Value spansOf(Interpreter &in, pcre2_match_data *md, uint32_t groups, const Positions &pos, const std::string &s) {
+Value textOf(Interpreter &in, std::string text, bool bytes) {
+  return bytes ? Value(make<BytesObject>(std::move(text))) : in.str(std::move(text));
+}
+
+Value spansOf(Interpreter &in, pcre2_match_data *md, uint32_t groups, const Positions &pos, const std::string &s,
+              bool bytes) {
   PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
   std::vector<Value> spans, texts;
   for (uint32_t g = 0; g <= groups; ++g) {
@@ -144,7 +155,7 @@ Value spansOf(Interpreter &in, pcre2_match_data *md, uint32_t groups, const Posi
     } else {
       spans.push_back(Value::integer(pos.codePointOf(ov[2 * g])));
       spans.push_back(Value::integer(pos.codePointOf(ov[2 * g + 1])));
-      texts.push_back(in.str(s.substr(ov[2 * g], ov[2 * g + 1] - ov[2 * g])));
+      texts.push_back(textOf(in, s.substr(ov[2 * g], ov[2 * g + 1] - ov[2 * g]), bytes));
     }
   }
   return in.tuple({in.tuple(std::move(spans)), in.tuple(std::move(texts))});
@@ -166,7 +177,7 @@ int runMatch(Interpreter &in, CompiledPattern &p, const std::string &s, size_t e
 class MatchCall {
 public:
   MatchCall(Interpreter &in, const Bound &b)
-      : p(patternOf(in, b["compiled"])), s(subjectOf(in, b["string"])), pos(s),
+      : p(patternOf(in, b["compiled"])), s(subjectOf(in, b["string"], p.bytes)), pos(s, p.bytes),
         md(pcre2_match_data_create_from_pattern(p.code, nullptr), pcre2_match_data_free) {
     window(pos, b, start, end);
     pcre2_pattern_info(p.code, PCRE2_INFO_CAPTURECOUNT, &groups);
@@ -179,10 +190,16 @@ public:
   std::unique_ptr<pcre2_match_data, void (*)(pcre2_match_data *)> md;
 
 private:
-  static const std::string &subjectOf(Interpreter &in, const Value &v) {
-    auto *str = v.as<StrObject>();
-    if (!str) in.raise("TypeError", fmt::format("expected string or bytes-like object, got '{}'", in.typeName(v)));
-    return str->s;
+  static const std::string &subjectOf(Interpreter &in, const Value &v, bool bytes) {
+    if (auto *str = v.as<StrObject>()) {
+      if (bytes) in.raise("TypeError", "cannot use a bytes pattern on a string-like object");
+      return str->s;
+    }
+    if (auto *b = v.as<BytesObject>()) {
+      if (!bytes) in.raise("TypeError", "cannot use a string pattern on a bytes-like object");
+      return b->s;
+    }
+    in.raise("TypeError", fmt::format("expected string or bytes-like object, got '{}'", in.typeName(v)));
   }
 };
 
@@ -192,33 +209,42 @@ Value makePcreModule(Interpreter &in) {
   // compile(pattern, flags, error_class) -> compiled pattern; a bad pattern
   // raises error_class(message, pattern, pos).
   vars["compile"] = nativeWithSignature(in, "compile(pattern, flags, error_class)", [](Interpreter &in, const Bound &b) -> Value {
-    auto *pat = b["pattern"].as<StrObject>();
-    if (!pat) in.raise("NotImplementedError", "re patterns of type bytes are not supported by tfs");
+    auto *strPattern = b["pattern"].as<StrObject>();
+    auto *bytesPattern = b["pattern"].as<BytesObject>();
+    if (!strPattern && !bytesPattern) in.raise("TypeError", "first argument must be string or compiled pattern");
+    const std::string &patternText = strPattern ? strPattern->s : bytesPattern->s;
     int64_t flags = in.toInt(b["flags"]);
-    if (flags & kLocale) in.raise("ValueError", "cannot use LOCALE flag with a str pattern");
-    uint32_t options = PCRE2_UTF;
-    if (!(flags & kAscii)) options |= PCRE2_UCP;
+    uint32_t options = 0;
+    if (strPattern) {
+      if (flags & kLocale) in.raise("ValueError", "cannot use LOCALE flag with a str pattern");
+      options = PCRE2_UTF;
+      if (!(flags & kAscii)) options |= PCRE2_UCP;
+    } else {
+      if (flags & kUnicode) in.raise("ValueError", "cannot use UNICODE flag with a bytes pattern");
+      if (flags & kLocale) in.raise("NotImplementedError", "re.LOCALE is not supported by tfs");
+    }
     if (flags & kIgnoreCase) options |= PCRE2_CASELESS;
     if (flags & kMultiline) options |= PCRE2_MULTILINE;
     if (flags & kDotAll) options |= PCRE2_DOTALL;
     if (flags & kVerbose) options |= PCRE2_EXTENDED;
-    std::string text = translate(pat->s);
+    std::string text = translate(patternText);
     int err = 0;
     PCRE2_SIZE errOffset = 0;
     pcre2_code *code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(text.data()), text.size(), options, &err, &errOffset, nullptr);
     if (!code) {
       PCRE2_UCHAR buf[256];
       pcre2_get_error_message(err, buf, sizeof buf);
-      Positions pos(text);
+      Positions pos(text, bytesPattern != nullptr);
       int64_t at = pos.codePointOf(std::min<size_t>(errOffset, text.size()));
       std::string message = reinterpret_cast<char *>(buf);
-      if (auto python = cpythonPatternError(pat->s)) std::tie(message, at) = *python;  // CPython's wording
+      if (auto python = cpythonPatternError(patternText)) std::tie(message, at) = *python;  // CPython's wording
       Value e = in.call(b["error_class"], std::vector<Value>{in.str(message), b["pattern"], Value::integer(at)});
       in.raiseValue(e);
     }
     pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);  // optional: falls back to the interpreter
     auto p = make<CompiledPattern>();
     p->code = code;
+    p->bytes = bytesPattern != nullptr;
     return Value(p);
   });
   // info(compiled) -> (number of groups, {name: index})
@@ -249,7 +275,7 @@ Value makePcreModule(Interpreter &in) {
     int64_t mode = b["mode"].asInt();
     uint32_t options = mode == 1 ? PCRE2_ANCHORED : mode == 2 ? PCRE2_ANCHORED | PCRE2_ENDANCHORED : 0;
     if (runMatch(in, c.p, c.s, c.pos.byteOf(c.end), c.pos.byteOf(c.start), options, c.md.get()) < 0) return Value();
-    return spansOf(in, c.md.get(), c.groups, c.pos, c.s);
+    return spansOf(in, c.md.get(), c.groups, c.pos, c.s, c.p.bytes);
   });
   // scan(compiled, string, pos, endpos, limit) -> (matches, gaps): the
   // (spans, texts) of successive matches (finditer, findall, sub, split),
@@ -259,7 +285,7 @@ Value makePcreModule(Interpreter &in) {
     MatchCall c(in, b);
     int64_t limit = in.toInt(b["limit"]);
     std::vector<Value> found;
-    if (c.start > c.end) return in.tuple({in.list({}), in.list({b["string"]})});
+    if (c.start > c.end) return in.tuple({in.list({}), in.list({textOf(in, c.s, c.p.bytes)})});
     size_t at = c.pos.byteOf(c.start), endByte = c.pos.byteOf(c.end), gapStart = 0;
     std::vector<Value> gaps;  // the text before each match, then the tail
     bool lastEmpty = false;
@@ -269,14 +295,14 @@ Value makePcreModule(Interpreter &in) {
       uint32_t options = (lastEmpty ? PCRE2_NOTEMPTY_ATSTART : 0) | (found.empty() ? 0 : PCRE2_NO_UTF_CHECK);
       if (runMatch(in, c.p, c.s, endByte, at, options, c.md.get()) < 0) break;
       PCRE2_SIZE *ov = pcre2_get_ovector_pointer(c.md.get());
-      found.push_back(spansOf(in, c.md.get(), c.groups, c.pos, c.s));
-      gaps.push_back(in.str(c.s.substr(gapStart, ov[0] - gapStart)));
+      found.push_back(spansOf(in, c.md.get(), c.groups, c.pos, c.s, c.p.bytes));
+      gaps.push_back(textOf(in, c.s.substr(gapStart, ov[0] - gapStart), c.p.bytes));
       gapStart = ov[1];
       lastEmpty = ov[0] == ov[1];
       at = ov[1];
       in.pollInterrupt();
     }
-    gaps.push_back(in.str(c.s.substr(gapStart)));
+    gaps.push_back(textOf(in, c.s.substr(gapStart), c.p.bytes));
     return in.tuple({in.list(std::move(found)), in.list(std::move(gaps))});
   });
   return Value(m);

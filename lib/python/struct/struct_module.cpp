@@ -384,9 +384,7 @@ Value makeStructModule(Interpreter &in) {
     std::memcpy(buf->s.data() + offset, packed.data(), packed.size());
     return Value();
   });
-  vars["Struct"] = in.native("Struct", [](Interpreter &in, Args, const Kwargs &) -> Value {
-    in.raise("NotImplementedError", "struct.Struct is not supported by tfs (the module functions are)");
-  });
+  vars["Struct"] = in.getAttr(in.importModule("_struct_class"), "Struct");  // _struct_class.tfs
   return Value(m);
 }
 

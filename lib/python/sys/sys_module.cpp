@@ -2,7 +2,8 @@
 // float_info (_sys_types.tfs, parsed on first use: parsing it cost ~30M
 // instructions on every `import sys`), the stdin/stdout/stderr file objects
 // (lib/python/io; print() and input() use whatever they are bound to),
-// exc_info(), and the recursion limit accessors. Names CPython's sys has
+// exc_info(), modules (the engine's table of imported modules) and the
+// recursion limit accessors. Names CPython's sys has
 // and tfs lacks say so.
 #include "lib/python/io/stream.h"
 #include "lib/python/python_modules.h"
@@ -69,6 +70,11 @@ Value makeSysModule(Interpreter &in) {
   // not run unless asked for) and rejects CPython's names tfs lacks.
   // `from sys import *` asks for _tfs_star_names: the scope, those two made.
   m->lazy = [](Interpreter &in, const std::string &name) -> std::optional<Value> {
+    if (name == "modules") {  // the engine's module table (interpreter.cpp), kept current by import
+      Value modules = in.getAttr(in.importModule("_tfs_modules"), "modules");
+      in.importModule("sys").as<ModuleObject>()->scope->vars["modules"] = modules;
+      return modules;
+    }
     if (name == "version_info" || name == "float_info")
       return in.getAttr(in.importModule("_sys_types"), name == "version_info" ? "VERSION_INFO" : "FLOAT_INFO");
     if (name == "_tfs_star_names") {

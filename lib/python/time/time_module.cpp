@@ -172,6 +172,7 @@ void addCalendarFunctions(Interpreter &in, ScopeVars &vars) {
   vars["daylight"] = Value::integer(::daylight);
   vars["tzname"] = in.tuple({in.str(::tzname[0]), in.str(::tzname[1])});
   vars["struct_time"] = in.getAttr(in.importModule("_time_types"), "struct_time");
+  vars["strptime"] = in.getAttr(in.importModule("_time_types"), "strptime");
 }
 
 Value makeTimeModule(Interpreter &in) {

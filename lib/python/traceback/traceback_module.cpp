@@ -53,6 +53,12 @@ std::string functionAt(const SourceSpan &s) {
   if (!s.file) return "<module>";
   std::string_view text = s.file->line(s.line);
   size_t indent = indentOf(text);
+  // A one-line def (`def f(): log.warning(...)`): the call is its body.
+  if (std::string_view own = text.substr(indent); own.rfind("def ", 0) == 0 || own.rfind("async def ", 0) == 0) {
+    own = own.substr(own.find("def ") + 4);
+    size_t colon = text.find("):");
+    if (colon != std::string_view::npos && s.col > colon + 2) return std::string(own.substr(0, own.find('(')));
+  }
   for (uint32_t l = s.line; l-- > 1;) {
     std::string_view t = s.file->line(l);
     size_t i = indentOf(t);
