@@ -36,6 +36,9 @@ int mantissaBits(DType d) { return d == DType::Float16 ? 11 : d == DType::Float3
 bool canCastSafely(DType from, DType to) {
   if (from == to || from == DType::Bool) return true;
   if (to == DType::Bool) return false;
+  // complex64 holds what float32 holds, complex128 what float64 holds
+  if (ir::isComplex(from)) return ir::isComplex(to) && bitsOf(to) >= bitsOf(from);
+  if (ir::isComplex(to)) return canCastSafely(from, to == DType::Complex64 ? DType::Float32 : DType::Float64);
   if (ir::isFloating(from)) return ir::isFloating(to) && bitsOf(to) >= bitsOf(from);
   bool fromUnsigned = ir::isUnsigned(from);
   if (ir::isFloating(to)) {
