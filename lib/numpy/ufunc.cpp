@@ -19,7 +19,7 @@ const char *const kUnaryNames[] = {
     "arctanh", "floor", "ceil", "trunc", "rint", "reciprocal", "cbrt", "deg2rad", "rad2deg", "isnan", "isinf",
     "isfinite", "signbit", "logical_not", "invert"};
 const char *const kBinaryNames[] = {
-    "add", "subtract", "multiply", "true_divide", "floor_divide", "remainder", "power", "maximum", "minimum",
+    "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "power", "maximum", "minimum",
     "fmax", "fmin", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and",
     "logical_or", "logical_xor", "arctan2", "hypot", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
     "right_shift", "copysign", "logaddexp", "fmod", "float_power"};
@@ -483,17 +483,11 @@ std::optional<Value> ndarrayUnaryOp(Interpreter &in, UnaryOp op, const Value &a)
 
 Value ndarrayInplace(Interpreter &in, TensorObject &a, BinOp op, const Value &b) {
   Value self{Ref<Object>(&a)};
-  Tensor r;
-  const char *name = "matmul";
-  if (op == BinOp::MatMul) {
-    r = asTensor(in, matmulValues(in, self, b));
-  } else {
-    auto u = binaryOf(op);
-    if (!u) in.raise("TypeError", "unsupported in-place operator for ndarray");
-    name = ufuncName(*u);
-    r = applyBinary(in, *u, self, b);
-  }
-  return storeOut(in, self, r, name);
+  if (op == BinOp::MatMul)  // numpy 1.24's ndarray.__imatmul__
+    in.raise("TypeError", "In-place matrix multiplication is not (yet) supported. Use 'a = a @ b' instead of 'a @= b'.");
+  auto u = binaryOf(op);
+  if (!u) in.raise("TypeError", "unsupported in-place operator for ndarray");
+  return storeOut(in, self, applyBinary(in, *u, self, b), ufuncName(*u));
 }
 
 }  // namespace tfs::runtime::tf::numpy
