@@ -331,6 +331,11 @@ Value makeNumpyModule(Interpreter &in) {
       return Value(testing);
     }
     if (name == "polynomial") return polynomialModule(in);
+    if (name == "ma") {  // numpy.ma: lib/numpy/_np_ma.tfs
+      auto ma = make<ModuleObject>("numpy.ma");
+      ma->lazy = [](Interpreter &in, const std::string &n) { return preludeApi(in, "_np_ma", "ma_api", n); };
+      return Value(ma);
+    }
     if (name == "emath") {  // numpy.emath: lib/numpy/_np_emath.tfs
       auto emath = make<ModuleObject>("numpy.emath");
       emath->lazy = [](Interpreter &in, const std::string &n) { return preludeApi(in, "_np_emath", "emath_api", n); };
