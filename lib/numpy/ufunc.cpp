@@ -377,6 +377,7 @@ Tensor applyBinary(Interpreter &in, Binary b, const Value &xv, const Value &yv, 
   bool floatLoop = ir::isFloating(t) && !isComparison(b) && b != Binary::Maximum && b != Binary::Minimum &&
                    b != Binary::Fmax && b != Binary::Fmin;
   if (floatLoop) clearFloatErrors();
+  bool integerOverflow = false;
   Tensor r = visitNumeric(in, t, name, [&](auto tag) {
     using T = decltype(tag);
     if (isComparison(b)) return map2<T, bool>(xs, ys, DType::Bool, [b](T p, T q) { return comparison(b, p, q); });
@@ -389,9 +390,19 @@ Tensor applyBinary(Interpreter &in, Binary b, const Value &xv, const Value &yv, 
         }
       });
     } else {
+      if constexpr (std::is_integral_v<T>)
+        if (ScalarMathScope::active() && xs.numElements() == 1 &&
+            (b == Binary::Add || b == Binary::Subtract || b == Binary::Multiply)) {
+          T p = xs.data<T>()[0], q = ys.data<T>()[0], out;
+          bool overflow = b == Binary::Add        ? __builtin_add_overflow(p, q, &out)
+                          : b == Binary::Subtract ? __builtin_sub_overflow(p, q, &out)
+                                                  : __builtin_mul_overflow(p, q, &out);
+          if (overflow) integerOverflow = true;
+        }
       return map2<T, T>(xs, ys, t, [b](T p, T q) { return arith(b, p, q); });
     }
   });
+  if (integerOverflow) reportIntegerOverflow(in, name);
   if (floatLoop) reportFloatErrors(in, name);
   return r;
 }
