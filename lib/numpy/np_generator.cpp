@@ -349,7 +349,20 @@ void defineGenerator(Interpreter &in, ModuleObject &m, std::shared_ptr<Pcg64> st
         return in.call(helper, std::vector<Value>{standardNormal, b["mean"], b["cov"], b["size"], b["check_valid"], b["tol"],
                                                   b["method"]});
       });
-  for (const char *name : {"bytes", "vonmises", "wald", "zipf",
+  // numpy: integers(0, 2**32, ceil(length / 4), uint32) as little-endian bytes, cut to length
+  defineGeneratorMethod(in, m, state, "bytes(length)", [](Interpreter &in, const Bound &b, Pcg64 &rng) -> Value {
+    int64_t length = in.toIndex(b["length"]);
+    if (length < 0) in.raise("ValueError", "negative dimensions are not allowed");
+    std::string out;
+    // numpy's ((length - 1) // 4 + 1) words in C division: bytes(0) draws one
+    for (int64_t i = 0, words = length == 0 ? 1 : (length - 1) / 4 + 1; i < words; ++i) {
+      uint32_t word = rng.next32();
+      for (int k = 0; k < 4; ++k) out += char((word >> (8 * k)) & 0xFF);
+    }
+    out.resize(size_t(length));
+    return Value(make<BytesObject>(std::move(out)));
+  });
+  for (const char *name : {"vonmises", "wald", "zipf",
                            "noncentral_chisquare", "noncentral_f", "multivariate_hypergeometric",
                            "logseries", "spawn"}) {
     std::string n = name;

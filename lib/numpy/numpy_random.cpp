@@ -227,7 +227,7 @@ void defineLegacyDistributions(Interpreter &in, ModuleObject &m, const StateRef 
     return numpy::dirichlet(in, b["alpha"], b["size"], [&d](double a) { return sampling::standardGamma(d, a); }, nullptr);
   });
   for (const char *name : {"hypergeometric", "logseries", "noncentral_chisquare",
-                           "noncentral_f", "vonmises", "wald", "bytes", "random_integers", "tomaxint"}) {
+                           "noncentral_f", "vonmises", "wald", "random_integers", "tomaxint"}) {
     std::string n = name;
     m.scope->vars[n] = in.native(n, [n](Interpreter &in, Args, const Kwargs &) -> Value {
       in.raise("NotImplementedError", fmt::format("numpy.random.{} is not supported by tfs", n));
@@ -273,6 +273,19 @@ void defineLegacy(Interpreter &in, ModuleObject &m, StateRef st) {
     numpy::WordSource words{[&st] { return st.next32(); }, [&st] { return st.next64(); }};
     return numpy::boundedIntegers(in, words, /*masked=*/true, b["low"], b["high"], b["size"], b["dtype"], /*endpoint=*/false,
                                   /*noneIsPythonInt=*/true, "randint");
+  });
+  // numpy: randint(0, 2**32, ceil(length / 4), uint32) as little-endian bytes, cut to length
+  def("bytes(length)", [](Interpreter &in, const Bound &b, LegacyState &st) -> Value {
+    int64_t length = in.toIndex(b["length"]);
+    if (length < 0) in.raise("ValueError", "negative dimensions are not allowed");
+    std::string out;
+    // numpy's ((length - 1) // 4 + 1) words in C division: bytes(0) draws one
+    for (int64_t i = 0, words = length == 0 ? 1 : (length - 1) / 4 + 1; i < words; ++i) {
+      uint32_t word = st.next32();
+      for (int k = 0; k < 4; ++k) out += char((word >> (8 * k)) & 0xFF);
+    }
+    out.resize(size_t(length));
+    return Value(make<BytesObject>(std::move(out)));
   });
   def("shuffle(x)", [](Interpreter &in, const Bound &b, LegacyState &st) -> Value {
     if (auto *l = b["x"].as<ListObject>()) {
