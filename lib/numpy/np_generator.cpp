@@ -434,11 +434,11 @@ void installRandomGenerator(Interpreter &in, ModuleObject &random) {
     defineGenerator(in, *gen->methods, bits->rng);
     return Value(gen);
   };
-  Value pcgCtor = nativeWithSignature(in, "PCG64(seed=None)", [newBitGenerator](Interpreter &in, const Bound &b) {
+  Value pcgCtor = nativeWithSignature(in, "__init__(seed=None)", [newBitGenerator](Interpreter &in, const Bound &b) {
     return Value(Ref<Object>(newBitGenerator(in, b["seed"])));
   });
   pcgClass->construct = [pcgCtor](Interpreter &in, Args a, const Kwargs &kw) { return in.call(pcgCtor, a, kw); };
-  Value genCtor = nativeWithSignature(in, "Generator(bit_generator)", [newGenerator](Interpreter &in, const Bound &b) -> Value {
+  Value genCtor = nativeWithSignature(in, "__init__(bit_generator)", [newGenerator](Interpreter &in, const Bound &b) -> Value {
     auto *bits = dynamic_cast<Pcg64Object *>(b["bit_generator"].as<Object>());
     if (!bits) {
       std::string type = in.typeName(b["bit_generator"]);

@@ -387,7 +387,7 @@ void installNumpyRandom(Interpreter &in, ModuleObject &random) {
   klass->bases = {Ref<ClassObject>(object)};
   klass->mro = {klass.get(), object};
   ClassObject *weak = klass.get();  // the class owns its constructor
-  Value ctor = nativeWithSignature(in, "RandomState(seed=None)", [weak](Interpreter &in, const Bound &b) {
+  Value ctor = nativeWithSignature(in, "__init__(seed=None)", [weak](Interpreter &in, const Bound &b) {
     auto obj = make<RandomStateObject>();
     obj->klass = Ref<ClassObject>(weak);
     obj->methods = make<ModuleObject>("RandomState");
