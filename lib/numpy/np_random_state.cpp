@@ -5,6 +5,7 @@
 #include "lib/numpy/np_random_state.h"
 #include "lib/numpy/numpy_lib.h"
 
+#include <filesystem>
 #include <fmt/format.h>
 
 namespace tfs::runtime::tf::numpy {
@@ -119,7 +120,50 @@ void setState(Interpreter &in, LegacyState &st, const Value &state) {
   st.gauss = in.toFloat(gauss);
 }
 
+// A DeprecationWarning at the script line calling into numpy (as numpy's
+// warnings.warn with its default stacklevel shows it).
+void warnDeprecated(Interpreter &in, const std::string &message) {
+  const frontend::SourceSpan site = in.currentSpan();
+  if (!site.file || site.file->path().empty() || site.file->path()[0] == '<') return;
+  std::string_view line = site.file->line(site.line);
+  while (!line.empty() && (line.front() == ' ' || line.front() == '\t')) line.remove_prefix(1);
+  std::error_code ec;
+  auto path = std::filesystem::absolute(site.file->path(), ec);
+  Value warnings = in.importModule("warnings");
+  std::vector<Value> args = {in.str(message), in.getAttr(in.importModule("builtins"), "DeprecationWarning"),
+                             in.str(ec ? site.file->path() : path.string()), Value::integer(site.line),
+                             in.str(std::string(line))};
+  in.call(in.getAttr(warnings, "_warn_from_native"), args);
+}
+
 }  // namespace
+
+void defineLegacyIntegerExtras(Interpreter &in, ModuleObject &m, const std::shared_ptr<LegacyState> &st) {
+  Value randint = m.scope->vars["randint"];
+  // random_positive_int: a 64-bit draw (two 32-bit words) shifted right once
+  Value tomaxint = nativeWithSignature(in, "tomaxint(size=None)", [st](Interpreter &in, const Bound &b) -> Value {
+    if (b.isNone("size")) return Value::integer(int64_t(st->next64() >> 1));
+    Tensor t = Tensor::empty(DType::Int64, shapeParam(in, b["size"]));
+    for (int64_t i = 0; i < t.numElements(); ++i) t.data<int64_t>()[i] = int64_t(st->next64() >> 1);
+    return newArray(std::move(t));
+  });
+  m.scope->vars["tomaxint"] = tomaxint;
+  // Deprecated in numpy: randint(low, high + 1) after a DeprecationWarning.
+  m.scope->vars["random_integers"] = nativeWithSignature(
+      in, "random_integers(low, high=None, size=None)", [randint](Interpreter &in, const Bound &b) -> Value {
+        Value low = b["low"], high = b["high"];
+        if (high.isNone()) {
+          warnDeprecated(in, fmt::format("This function is deprecated. Please call randint(1, {} + 1) instead", in.str(low)));
+          high = low;
+          low = Value::integer(1);
+        } else {
+          warnDeprecated(in, fmt::format("This function is deprecated. Please call randint({}, {} + 1) instead", in.str(low),
+                                         in.str(high)));
+        }
+        Value top = in.binary(BinOp::Add, in.call(in.builtin("int"), std::vector<Value>{high}), Value::integer(1));
+        return in.call(randint, std::vector<Value>{low, top, b["size"], in.str("l")});
+      });
+}
 
 void defineLegacyStateMethods(Interpreter &in, ModuleObject &m, const std::shared_ptr<LegacyState> &st) {
   auto def = [&](const char *sig, std::function<Value(Interpreter &, const Bound &, LegacyState &)> fn) {

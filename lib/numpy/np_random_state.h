@@ -11,5 +11,7 @@
 namespace tfs::runtime::tf::numpy {
 
 void defineLegacyStateMethods(Interpreter &in, ModuleObject &m, const std::shared_ptr<LegacyState> &st);
+// tomaxint and the deprecated random_integers (after randint is bound in m).
+void defineLegacyIntegerExtras(Interpreter &in, ModuleObject &m, const std::shared_ptr<LegacyState> &st);
 
 }  // namespace tfs::runtime::tf::numpy

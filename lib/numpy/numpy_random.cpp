@@ -227,7 +227,7 @@ void defineLegacyDistributions(Interpreter &in, ModuleObject &m, const StateRef 
     return numpy::dirichlet(in, b["alpha"], b["size"], [&d](double a) { return sampling::standardGamma(d, a); }, nullptr);
   });
   for (const char *name : {"hypergeometric", "logseries", "noncentral_chisquare",
-                           "noncentral_f", "vonmises", "wald", "random_integers", "tomaxint"}) {
+                           "noncentral_f", "vonmises", "wald"}) {
     std::string n = name;
     m.scope->vars[n] = in.native(n, [n](Interpreter &in, Args, const Kwargs &) -> Value {
       in.raise("NotImplementedError", fmt::format("numpy.random.{} is not supported by tfs", n));
@@ -353,6 +353,7 @@ void defineLegacy(Interpreter &in, ModuleObject &m, StateRef st) {
     Tensor out = numpy::gather(pool, ids.shape(), std::vector<int64_t>(idx, idx + count));
     return numpy::finishText(in, dims ? newArray(std::move(out)) : wrap(std::move(out), true), {numpy::textSource(in, a, pool)});
   });
+  numpy::defineLegacyIntegerExtras(in, m, st);
   // multivariate_normal is numpy's Python over np.linalg (_np_random_mvn.tfs)
   Value standardNormal = m.scope->vars["standard_normal"];
   m.scope->vars["multivariate_normal"] = nativeWithSignature(
