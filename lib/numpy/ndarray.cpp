@@ -36,6 +36,9 @@ int mantissaBits(DType d) { return d == DType::Float16 ? 11 : d == DType::Float3
 bool canCastSafely(DType from, DType to) {
   if (from == to || from == DType::Bool) return true;
   if (to == DType::Bool) return false;
+  // complex64 holds what float32 holds, complex128 what float64 holds
+  if (ir::isComplex(from)) return ir::isComplex(to) && bitsOf(to) >= bitsOf(from);
+  if (ir::isComplex(to)) return canCastSafely(from, to == DType::Complex64 ? DType::Float32 : DType::Float64);
   if (ir::isFloating(from)) return ir::isFloating(to) && bitsOf(to) >= bitsOf(from);
   bool fromUnsigned = ir::isUnsigned(from);
   if (ir::isFloating(to)) {
@@ -285,6 +288,17 @@ std::optional<DType> dtypeParam(Interpreter &in, const Value &v) {
   if (isObjectDType(v))  // the functions that make object arrays check before they get here
     in.raise("NotImplementedError", "dtype=object (numpy object arrays) is not supported by tfs in this function");
   if (textDTypeParam(in, v)) return DType::String;  // 'U5', np.str_, ... (ndarray_text.h)
+  // np.datetime64 / np.timedelta64 are scalars only (lib/numpy/_np_datetime.tfs).
+  auto *cls = v.as<ClassObject>();
+  bool timeClass = false;
+  if (cls && (cls->name == "datetime64" || cls->name == "timedelta64"))
+    if (auto module = cls->lookup("__module__"); module && module->as<StrObject>())
+      timeClass = module->as<StrObject>()->s == "numpy";
+  if (timeClass || (text && text->s.find_first_of("Mm") != std::string::npos &&
+                    (text->s.find("datetime64") != std::string::npos || text->s.find("timedelta64") != std::string::npos ||
+                     text->s.find("M8") != std::string::npos || text->s.find("m8") != std::string::npos)))
+    in.raise("NotImplementedError", fmt::format("datetime64/timedelta64 arrays (dtype {}) are not supported by tfs "
+                                                "(np.datetime64 and np.timedelta64 scalars are)", in.repr(v)));
   if (auto *s = v.as<StrObject>()) {
     if (auto d = parseNumpyDTypeName(s->s)) return d;
     in.raise("TypeError", fmt::format("data type {} not understood", in.repr(v)));

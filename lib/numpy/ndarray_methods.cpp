@@ -186,6 +186,9 @@ const BinOp kInplaceOps[] = {BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div, Bin
 
 }  // namespace
 
+// a.flags (ndarray_flags.cpp; declared here, its one user).
+Value flagsOf(TensorObject &a);
+
 std::optional<Value> ndarrayAttribute(Interpreter &in, TensorObject &a, const std::string &name) {
   Ref<TensorObject> self(&a);
   const Tensor &t = a.eager;
@@ -219,6 +222,7 @@ std::optional<Value> ndarrayAttribute(Interpreter &in, TensorObject &a, const st
     return ir::isComplex(t.dtype()) ? newArray(runKernel(ir::OpKind::Imag, std::vector<Tensor>{t}, {})[0])
                                     : newArray(runKernel(ir::OpKind::ZerosLike, std::vector<Tensor>{t}, {})[0]);
   if (name == "flat") return flatView(in, a);
+  if (name == "flags") return flagsOf(a);
   if (name == "base") return a.view ? Value(a.view->base) : Value();
   if (name == "__abs__")
     return in.native(name, [self](Interpreter &in, Args, const Kwargs &) {
@@ -282,7 +286,7 @@ std::optional<Value> ndarrayAttribute(Interpreter &in, TensorObject &a, const st
   if (auto fn = preludeApi(in, "_np_index_tricks", "ndarray_methods", name))
     return Value(make<BoundMethod>(Value(self), *fn));
   // numpy 1.24's other ndarray attributes: named, not mistaken for a typo.
-  static const std::set<std::string> kNumpyHas = {"byteswap", "ctypes",   "data",     "dump",    "dumps",   "flags",
+  static const std::set<std::string> kNumpyHas = {"byteswap", "ctypes",   "data",     "dump",    "dumps",
                                                   "getfield", "newbyteorder", "resize", "setfield", "setflags",
                                                   "tofile",   "tostring"};
   if (kNumpyHas.count(name))

@@ -128,9 +128,12 @@ void assignAll(Interpreter &in, TensorObject &a, const Tensor &values) {
 
 namespace {
 Ref<ClassObject> castingErrorClass(Interpreter &in) {
-  if (auto it = in.builtins()->vars.find("_UFuncOutputCastingError"); it != in.builtins()->vars.end())
+  // numpy's _UFuncOutputCastingError displays as its base, UFuncTypeError;
+  // kept under a key no script can name, so it is no builtin.
+  if (auto it = in.builtins()->vars.find(" UFuncTypeError"); it != in.builtins()->vars.end())
     if (auto *c = it->second.as<ClassObject>()) return Ref<ClassObject>(c);
-  Ref<ClassObject> c = in.newExceptionClass("_UFuncOutputCastingError", "TypeError");
+  Ref<ClassObject> c = in.newExceptionClass(" UFuncTypeError", "TypeError");
+  c->name = "UFuncTypeError";
   c->module = "numpy.core._exceptions";
   return c;
 }
@@ -150,6 +153,18 @@ Value storeOut(Interpreter &in, const Value &out, const Tensor &result, const ch
                                   fmt::format("Cannot cast ufunc '{}' output from dtype('{}') to dtype('{}') with "
                                               "casting rule 'same_kind'", ufunc, numpyDTypeName(result.dtype()),
                                               numpyDTypeName(o->eager.dtype()))));
+  // A whole root array of numbers (a += b, np.add(a, b, out=a)): the result
+  // becomes its buffer, in place of copying it element by element through
+  // assignAll's positions. Another holder of the old buffer keeps it, as
+  // writeElements's copy-on-write gives; live views are refreshed.
+  bool scalarObject = o->eager.rank() == 0 && !o->zeroDimArray;
+  if (!o->view && !o->text.kind && !scalarObject && result.dtype() != DType::String &&
+      o->eager.dtype() != DType::String) {
+    o->eager = result.dtype() == o->eager.dtype() ? result : cast(result, o->eager.dtype());
+    for (TensorObject *view : o->views)
+      view->eager = stridedGather(o->eager, view->eager.shape(), view->view->offset, view->view->strides);
+    return target;
+  }
   assignAll(in, *o, result);
   return target;
 }

@@ -215,9 +215,12 @@ Value histogram(Interpreter &in, const Bound &b) {
   const double *x = a.data<double>();
   int64_t n = a.numElements();
   std::vector<double> edges;
-  const Value &bins = b["bins"];
-  if (bins.as<StrObject>())
-    in.raise("NotImplementedError", fmt::format("np.histogram(bins={}) is not supported by tfs", in.repr(bins)));
+  Value bins = b["bins"];
+  // bins='auto', 'fd', ...: numpy's estimators give the number of equal bins
+  if (bins.as<StrObject>()) {
+    Value count = in.getAttr(importPreludeModule(in, "_np_hist_bins"), "bin_count");
+    bins = in.call(count, std::vector<Value>{b["a"], bins, b["range"], b["weights"]});
+  }
   if (bins.isInt()) {
     int64_t count = bins.asInt();
     if (count < 1) in.raise("ValueError", "`bins` must be positive, when an integer");

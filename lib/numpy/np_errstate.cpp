@@ -67,6 +67,13 @@ thread_local bool scalarMath = false;
 
 ScalarMathScope::ScalarMathScope(bool on) : previous_(scalarMath) { scalarMath = on; }
 ScalarMathScope::~ScalarMathScope() { scalarMath = previous_; }
+bool ScalarMathScope::active() { return scalarMath; }
+
+void reportIntegerOverflow(Interpreter &in, const char *ufunc) {
+  std::feclearexcept(FE_ALL_EXCEPT);
+  std::feraiseexcept(FE_OVERFLOW);
+  reportFloatErrors(in, ufunc);
+}
 
 void clearFloatErrors() { std::feclearexcept(FE_ALL_EXCEPT); }
 

@@ -81,11 +81,35 @@ void appendWords(Interpreter &in, const Value &v, std::vector<uint32_t> &out) {
   if (u >> 32) out.push_back(uint32_t(u >> 32));
 }
 
-struct GeneratorObject : MethodTableObject {
+// numpy.random.PCG64: the bit generator a Generator draws from (shared,
+// as numpy's Generator keeps a reference to its bit generator).
+struct Pcg64Object : Object {
   std::shared_ptr<Pcg64> rng = std::make_shared<Pcg64>();
+  Ref<ClassObject> klass;
+  const char *typeName() const override { return "PCG64"; }
+  ClassObject *cls() const override { return klass.get(); }
+  std::optional<std::string> repr(Interpreter &) override {
+    return fmt::format("<numpy.random._pcg64.PCG64 object at 0x{:x}>", reinterpret_cast<uintptr_t>(this));
+  }
+  std::optional<Value> getAttr(Interpreter &in, const std::string &name) override {
+    for (const char *missing : {"state", "advance", "jumped", "random_raw", "seed_seq", "lock", "ctypes", "cffi"})
+      if (name == missing) in.raise("NotImplementedError", fmt::format("numpy.random.PCG64.{} is not supported by tfs", name));
+    return std::nullopt;
+  }
+};
+
+struct GeneratorObject : MethodTableObject {
+  Ref<Pcg64Object> bitGenerator;
+  Ref<ClassObject> klass;
   const char *typeName() const override { return "Generator"; }
+  ClassObject *cls() const override { return klass.get(); }
   std::optional<std::string> repr(Interpreter &) override {
     return fmt::format("Generator(PCG64) at 0x{:X}", reinterpret_cast<uintptr_t>(this));
+  }
+  std::optional<std::string> str(Interpreter &) override { return "Generator(PCG64)"; }
+  std::optional<Value> getAttr(Interpreter &in, const std::string &name) override {
+    if (name == "bit_generator") return Value(Ref<Object>(bitGenerator));
+    return MethodTableObject::getAttr(in, name);
   }
 };
 
@@ -325,7 +349,20 @@ void defineGenerator(Interpreter &in, ModuleObject &m, std::shared_ptr<Pcg64> st
         return in.call(helper, std::vector<Value>{standardNormal, b["mean"], b["cov"], b["size"], b["check_valid"], b["tol"],
                                                   b["method"]});
       });
-  for (const char *name : {"bytes", "vonmises", "wald", "zipf",
+  // numpy: integers(0, 2**32, ceil(length / 4), uint32) as little-endian bytes, cut to length
+  defineGeneratorMethod(in, m, state, "bytes(length)", [](Interpreter &in, const Bound &b, Pcg64 &rng) -> Value {
+    int64_t length = in.toIndex(b["length"]);
+    if (length < 0) in.raise("ValueError", "negative dimensions are not allowed");
+    std::string out;
+    // numpy's ((length - 1) // 4 + 1) words in C division: bytes(0) draws one
+    for (int64_t i = 0, words = length == 0 ? 1 : (length - 1) / 4 + 1; i < words; ++i) {
+      uint32_t word = rng.next32();
+      for (int k = 0; k < 4; ++k) out += char((word >> (8 * k)) & 0xFF);
+    }
+    out.resize(size_t(length));
+    return Value(make<BytesObject>(std::move(out)));
+  });
+  for (const char *name : {"vonmises", "wald", "zipf",
                            "noncentral_chisquare", "noncentral_f", "multivariate_hypergeometric",
                            "logseries", "spawn"}) {
     std::string n = name;
@@ -356,23 +393,70 @@ void defineGeneratorMethod(Interpreter &in, ModuleObject &m, const std::shared_p
   m.scope->vars[f.as<NativeFunction>()->name] = f;
 }
 
+namespace {
+
+Ref<ClassObject> libraryClass(Interpreter &in, const char *name, const char *module) {
+  auto klass = make<ClassObject>();
+  klass->name = name;
+  klass->module = module;
+  auto *object = in.builtin("object").as<ClassObject>();
+  klass->bases = {Ref<ClassObject>(object)};
+  klass->mro = {klass.get(), object};
+  return klass;
+}
+
+}  // namespace
+
 void installRandomGenerator(Interpreter &in, ModuleObject &random) {
-  random.scope->vars["default_rng"] = nativeWithSignature(in, "default_rng(seed=None)", [](Interpreter &in, const Bound &b) -> Value {
-    if (b["seed"].as<GeneratorObject>()) return b["seed"];
-    auto gen = make<GeneratorObject>();
-    gen->methods = make<ModuleObject>("Generator");
+  // The classes own their constructors, which hold them weakly.
+  Ref<ClassObject> pcgClass = libraryClass(in, "PCG64", "numpy.random._pcg64");
+  Ref<ClassObject> genClass = libraryClass(in, "Generator", "numpy.random._generator");
+  ClassObject *pcgWeak = pcgClass.get(), *genWeak = genClass.get();
+  auto newBitGenerator = [pcgWeak](Interpreter &in, const Value &seed) {
+    auto bits = make<Pcg64Object>();
+    bits->klass = Ref<ClassObject>(pcgWeak);
     std::vector<uint32_t> entropy;
-    if (b.isNone("seed")) {
+    if (seed.isNone()) {
       std::random_device rd;
       for (int i = 0; i < 4; ++i) entropy.push_back(rd());
     } else {
-      appendWords(in, b["seed"], entropy);
+      appendWords(in, seed, entropy);
       if (entropy.empty()) entropy.push_back(0);
     }
-    seedFromEntropy(*gen->rng, entropy);
-    defineGenerator(in, *gen->methods, gen->rng);
+    seedFromEntropy(*bits->rng, entropy);
+    return bits;
+  };
+  auto newGenerator = [genWeak](Interpreter &in, Ref<Pcg64Object> bits) {
+    auto gen = make<GeneratorObject>();
+    gen->klass = Ref<ClassObject>(genWeak);
+    gen->bitGenerator = bits;
+    gen->methods = make<ModuleObject>("Generator");
+    defineGenerator(in, *gen->methods, bits->rng);
     return Value(gen);
+  };
+  Value pcgCtor = nativeWithSignature(in, "__init__(seed=None)", [newBitGenerator](Interpreter &in, const Bound &b) {
+    return Value(Ref<Object>(newBitGenerator(in, b["seed"])));
   });
+  pcgClass->construct = [pcgCtor](Interpreter &in, Args a, const Kwargs &kw) { return in.call(pcgCtor, a, kw); };
+  Value genCtor = nativeWithSignature(in, "__init__(bit_generator)", [newGenerator](Interpreter &in, const Bound &b) -> Value {
+    auto *bits = dynamic_cast<Pcg64Object *>(b["bit_generator"].as<Object>());
+    if (!bits) {
+      std::string type = in.typeName(b["bit_generator"]);
+      if (type == "MT19937" || type == "Philox" || type == "SFC64" || type == "PCG64DXSM")
+        in.raise("NotImplementedError", fmt::format("numpy.random.Generator({}) is not supported by tfs", type));
+      in.raise("TypeError", "Invalid bit generator. The bit generator must be instantiated.");
+    }
+    return newGenerator(in, Ref<Pcg64Object>(bits));
+  });
+  genClass->construct = [genCtor](Interpreter &in, Args a, const Kwargs &kw) { return in.call(genCtor, a, kw); };
+  random.scope->vars["PCG64"] = Value(Ref<Object>(pcgClass));
+  random.scope->vars["Generator"] = Value(Ref<Object>(genClass));
+  random.scope->vars["default_rng"] = nativeWithSignature(
+      in, "default_rng(seed=None)", [newBitGenerator, newGenerator](Interpreter &in, const Bound &b) -> Value {
+        if (b["seed"].as<GeneratorObject>()) return b["seed"];
+        if (auto *bits = dynamic_cast<Pcg64Object *>(b["seed"].as<Object>())) return newGenerator(in, Ref<Pcg64Object>(bits));
+        return newGenerator(in, newBitGenerator(in, b["seed"]));
+      });
 }
 
 }  // namespace tfs::runtime::tf::numpy

@@ -413,13 +413,17 @@ Value deleteItems(Interpreter &in, const Bound &b) {
 }
 
 Value insertItems(Interpreter &in, const Bound &b) {
+  // A slice or a sequence of positions: numpy's Python (_np_index_tricks.tfs).
+  if (b["obj"].as<SliceObject>() || asTensor(in, b["obj"]).rank() != 0) {
+    Value fn = in.getAttr(importPreludeModule(in, "_np_index_tricks"), "insert_several");
+    return in.call(fn, std::vector<Value>{b["arr"], b["obj"], b["values"], b["axis"]});
+  }
   Tensor t = asTensor(in, b["arr"]);
   bool flat = b.isNone("axis");
   if (flat) t = t.reshaped({t.numElements()});
   int64_t axis = normalizeAxis(in, flat ? 0 : in.toIndex(b["axis"]), int64_t(t.rank()));
   int64_t n = t.shape()[size_t(axis)];
   Tensor obj = asTensor(in, b["obj"]);
-  if (obj.rank() != 0) in.raise("NotImplementedError", "insert() with several positions is not supported by tfs");
   int64_t at = obj.elementAsInt(0);
   if (at < -n || at > n)
     in.raise("IndexError", fmt::format("index {} is out of bounds for axis {} with size {}", at, axis, n));

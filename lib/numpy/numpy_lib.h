@@ -67,6 +67,8 @@ void installUfuncObjects(Interpreter &in, ModuleObject &np);
 // (np.divmod, np.gcd, ...); fn itself otherwise.
 Value asUfunc(const std::string &name, const Value &fn);
 void registerNdarrayHooks();
+// a.flat = v, a.shape = s (ndarray_set_attr.cpp).
+void registerNdarraySetAttr();
 Value makeNumpyModule(Interpreter &in);
 
 }  // namespace tfs::runtime::tf::numpy

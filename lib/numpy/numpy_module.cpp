@@ -274,6 +274,7 @@ void registerNdarrayHooks() {
   h.compare = hookCompare;
   h.unary = hookUnary;
   setNdarrayHooks(h);
+  registerNdarraySetAttr();
   setForeignArrayConversion(objectArrayAsTensorSource);
 }
 
@@ -330,6 +331,11 @@ Value makeNumpyModule(Interpreter &in) {
       return Value(testing);
     }
     if (name == "polynomial") return polynomialModule(in);
+    if (name == "ma") {  // numpy.ma: lib/numpy/_np_ma.tfs
+      auto ma = make<ModuleObject>("numpy.ma");
+      ma->lazy = [](Interpreter &in, const std::string &n) { return preludeApi(in, "_np_ma", "ma_api", n); };
+      return Value(ma);
+    }
     if (name == "emath") {  // numpy.emath: lib/numpy/_np_emath.tfs
       auto emath = make<ModuleObject>("numpy.emath");
       emath->lazy = [](Interpreter &in, const std::string &n) { return preludeApi(in, "_np_emath", "emath_api", n); };
@@ -338,7 +344,7 @@ Value makeNumpyModule(Interpreter &in) {
     if (auto v = preludeApi(in, "_np_extra", "numpy_api", name)) return v;
     // More of numpy's Python-level functions, one .tfs file per job.
     for (const char *module : {"_np_elementwise", "_np_select", "_np_bits", "_np_poly", "_np_index_tricks", "_np_misc",
-                               "_np_more"})
+                               "_np_more", "_np_concatenator", "_np_datetime"})
       if (auto v = preludeApi(in, module, "numpy_api", name)) return asUfunc(name, *v);
     expiredAlias(in, name);
     return std::nullopt;

@@ -3,8 +3,8 @@
 // Scripts seed numpy (`np.random.seed(42)`) to make their data and initial
 // weights reproducible, and what they print then depends on the exact
 // numbers numpy draws. So this follows numpy's legacy generator rather than
-// any random numbers: MT19937 seeded with init_genrand (std::mt19937 is the
-// same generator with the same seeding), doubles from two 32-bit words
+// any random numbers: MT19937 seeded with init_genrand (np_legacy_state.h),
+// doubles from two 32-bit words
 // (a>>5, b>>6), normals by the polar Box-Muller method with one cached value,
 // bounded integers by masked rejection, shuffles by Fisher-Yates from the
 // end. (numpy/random/_mt19937.pyx, mtrand.pyx, src/legacy/legacy-distributions.c
@@ -13,13 +13,14 @@
 // np.random.RandomState(seed) is the same generator with its own state.
 // default_rng / Generator (PCG64) live in np_generator.cpp.
 // Distribution parameters may be arrays, broadcast as numpy does
-// (np_random_params.h). Not provided: seeding with a sequence.
+// (np_random_params.h). seed / get_state / set_state: np_random_state.cpp.
 #include "lib/numpy/ndarray.h"
 #include "lib/numpy/ndarray_text.h"
 #include "lib/numpy/np_generator.h"
 #include "lib/numpy/np_random_integers.h"
 #include "lib/numpy/np_random_multivariate.h"
 #include "lib/numpy/np_random_params.h"
+#include "lib/numpy/np_random_state.h"
 #include "lib/numpy/random_algorithms.h"
 #include "lib/numpy/numpy_lib.h"
 #include "runtime/kernels/kernels.h"
@@ -35,62 +36,7 @@ using numpy::newArray;
 
 namespace {
 
-struct LegacyState {
-  std::mt19937 mt{std::random_device{}()};
-  bool hasGauss = false;
-  double gauss = 0.0;
-
-  void seed(uint32_t s) {
-    mt.seed(s);
-    hasGauss = false;
-    gauss = 0.0;
-  }
-  uint32_t next32() { return uint32_t(mt()); }
-  uint64_t next64() {
-    uint64_t hi = next32();
-    return hi << 32 | next32();
-  }
-  double nextDouble() {
-    int32_t a = int32_t(next32() >> 5), b = int32_t(next32() >> 6);
-    return (a * 67108864.0 + b) / 9007199254740992.0;
-  }
-  // legacy_standard_exponential: -log(1 - U)
-  double nextExponential() { return -std::log(1.0 - nextDouble()); }
-  double nextGauss() {
-    if (hasGauss) {
-      hasGauss = false;
-      return gauss;
-    }
-    double x1, x2, r2;
-    do {
-      x1 = 2.0 * nextDouble() - 1.0;
-      x2 = 2.0 * nextDouble() - 1.0;
-      r2 = x1 * x1 + x2 * x2;
-    } while (r2 >= 1.0 || r2 == 0.0);
-    double f = std::sqrt(-2.0 * std::log(r2) / r2);
-    gauss = f * x1;
-    hasGauss = true;
-    return f * x2;
-  }
-  static uint64_t maskFor(uint64_t max) {
-    uint64_t m = max;
-    for (int s : {1, 2, 4, 8, 16, 32}) m |= m >> s;
-    return m;
-  }
-  // A uniform integer in [0, max]: randint's masked rejection sampling.
-  uint64_t bounded(uint64_t max) {
-    if (max == 0) return 0;
-    uint64_t mask = maskFor(max), v;
-    if (max <= 0xFFFFFFFFull) {
-      if (max == 0xFFFFFFFFull) return next32();
-      while ((v = (next32() & mask)) > max) {}
-    } else {
-      if (max == ~uint64_t(0)) return next64();
-      while ((v = (next64() & mask)) > max) {}
-    }
-    return v;
-  }
-};
+using numpy::LegacyState;
 
 LegacyState &globalState() {
   static LegacyState s;
@@ -281,8 +227,7 @@ void defineLegacyDistributions(Interpreter &in, ModuleObject &m, const StateRef 
     return numpy::dirichlet(in, b["alpha"], b["size"], [&d](double a) { return sampling::standardGamma(d, a); }, nullptr);
   });
   for (const char *name : {"hypergeometric", "logseries", "noncentral_chisquare",
-                           "noncentral_f", "vonmises", "wald", "bytes", "random_integers", "tomaxint",
-                           "get_state", "set_state"}) {
+                           "noncentral_f", "vonmises", "wald"}) {
     std::string n = name;
     m.scope->vars[n] = in.native(n, [n](Interpreter &in, Args, const Kwargs &) -> Value {
       in.raise("NotImplementedError", fmt::format("numpy.random.{} is not supported by tfs", n));
@@ -295,23 +240,7 @@ void defineLegacy(Interpreter &in, ModuleObject &m, StateRef st) {
     Value f = nativeWithSignature(in, sig, [st, fn](Interpreter &in, const Bound &b) { return fn(in, b, *st); });
     m.scope->vars[f.as<NativeFunction>()->name] = f;
   };
-  def("seed(seed=None)", [](Interpreter &in, const Bound &b, LegacyState &st) -> Value {
-    const Value &s0 = b["seed"];
-    if (s0.isNone()) {
-      st.seed(std::random_device{}());
-      return Value();
-    }
-    Value sv = s0;
-    if (auto *t = numpy::ndarrayOf(s0); t && t->eager.rank() == 0 && ir::isInteger(t->eager.dtype()))
-      sv = Value::integer(t->eager.elementAsInt(0));
-    if (!sv.isInt() && !sv.isBool())
-      in.raise("TypeError", fmt::format("Cannot cast scalar from dtype('{}') to dtype('int64') according to the rule 'safe'",
-                                        in.typeName(sv) == "float" ? "float64" : in.typeName(sv)));
-    int64_t s = sv.asInt();
-    if (s < 0 || s > 0xFFFFFFFFll) in.raise("ValueError", "Seed must be between 0 and 2**32 - 1");
-    st.seed(uint32_t(s));
-    return Value();
-  });
+  numpy::defineLegacyStateMethods(in, m, st);
   def("rand(*args)", [](Interpreter &in, const Bound &b, LegacyState &st) {
     return doubles(positionalDims(in, b.varArgs()), [&st] { return st.nextDouble(); });
   });
@@ -344,6 +273,19 @@ void defineLegacy(Interpreter &in, ModuleObject &m, StateRef st) {
     numpy::WordSource words{[&st] { return st.next32(); }, [&st] { return st.next64(); }};
     return numpy::boundedIntegers(in, words, /*masked=*/true, b["low"], b["high"], b["size"], b["dtype"], /*endpoint=*/false,
                                   /*noneIsPythonInt=*/true, "randint");
+  });
+  // numpy: randint(0, 2**32, ceil(length / 4), uint32) as little-endian bytes, cut to length
+  def("bytes(length)", [](Interpreter &in, const Bound &b, LegacyState &st) -> Value {
+    int64_t length = in.toIndex(b["length"]);
+    if (length < 0) in.raise("ValueError", "negative dimensions are not allowed");
+    std::string out;
+    // numpy's ((length - 1) // 4 + 1) words in C division: bytes(0) draws one
+    for (int64_t i = 0, words = length == 0 ? 1 : (length - 1) / 4 + 1; i < words; ++i) {
+      uint32_t word = st.next32();
+      for (int k = 0; k < 4; ++k) out += char((word >> (8 * k)) & 0xFF);
+    }
+    out.resize(size_t(length));
+    return Value(make<BytesObject>(std::move(out)));
   });
   def("shuffle(x)", [](Interpreter &in, const Bound &b, LegacyState &st) -> Value {
     if (auto *l = b["x"].as<ListObject>()) {
@@ -411,6 +353,7 @@ void defineLegacy(Interpreter &in, ModuleObject &m, StateRef st) {
     Tensor out = numpy::gather(pool, ids.shape(), std::vector<int64_t>(idx, idx + count));
     return numpy::finishText(in, dims ? newArray(std::move(out)) : wrap(std::move(out), true), {numpy::textSource(in, a, pool)});
   });
+  numpy::defineLegacyIntegerExtras(in, m, st);
   // multivariate_normal is numpy's Python over np.linalg (_np_random_mvn.tfs)
   Value standardNormal = m.scope->vars["standard_normal"];
   m.scope->vars["multivariate_normal"] = nativeWithSignature(
@@ -421,12 +364,16 @@ void defineLegacy(Interpreter &in, ModuleObject &m, StateRef st) {
       });
 }
 
-// np.random.RandomState(seed): the legacy generator with its own state.
+// np.random.RandomState(seed): the legacy generator with its own state; an
+// instance of the class numpy.random.mtrand.RandomState.
 struct RandomStateObject : numpy::MethodTableObject {
+  Ref<ClassObject> klass;
   const char *typeName() const override { return "RandomState"; }
+  ClassObject *cls() const override { return klass.get(); }
   std::optional<std::string> repr(Interpreter &) override {
     return fmt::format("RandomState(MT19937) at 0x{:X}", reinterpret_cast<uintptr_t>(this));
   }
+  std::optional<std::string> str(Interpreter &) override { return "RandomState(MT19937)"; }
 };
 
 }  // namespace
@@ -434,13 +381,23 @@ struct RandomStateObject : numpy::MethodTableObject {
 void installNumpyRandom(Interpreter &in, ModuleObject &random) {
   // The global state is shared by every run of the process, as numpy's is.
   defineLegacy(in, random, StateRef(&globalState(), [](LegacyState *) {}));
-  random.scope->vars["RandomState"] = nativeWithSignature(in, "RandomState(seed=None)", [](Interpreter &in, const Bound &b) {
+  auto klass = make<ClassObject>();
+  klass->name = "RandomState";
+  klass->module = "numpy.random.mtrand";
+  auto *object = in.builtin("object").as<ClassObject>();
+  klass->bases = {Ref<ClassObject>(object)};
+  klass->mro = {klass.get(), object};
+  ClassObject *weak = klass.get();  // the class owns its constructor
+  Value ctor = nativeWithSignature(in, "__init__(seed=None)", [weak](Interpreter &in, const Bound &b) {
     auto obj = make<RandomStateObject>();
+    obj->klass = Ref<ClassObject>(weak);
     obj->methods = make<ModuleObject>("RandomState");
     defineLegacy(in, *obj->methods, std::make_shared<LegacyState>());
     in.call(obj->methods->scope->vars["seed"], std::vector<Value>{b["seed"]});
     return Value(obj);
   });
+  klass->construct = [ctor](Interpreter &in, Args a, const Kwargs &kw) { return in.call(ctor, a, kw); };
+  random.scope->vars["RandomState"] = Value(Ref<Object>(klass));
 }
 
 }  // namespace tfs::runtime::tf

@@ -184,6 +184,17 @@ std::optional<Value> objectArrayFromPython(Interpreter &in, const Value &obj, bo
     in.raise("ValueError", fmt::format("maximum supported dimension for an ndarray is 32, found {}", d.shape.size()));
   std::vector<Value> items;
   flatten(in, obj, 0, d.shape, items);
+  // numpy makes a datetime64/timedelta64 array of these scalars
+  // (lib/numpy/_np_datetime.tfs), which tfs does not have.
+  if (!forced)
+    for (const Value &x : items)
+      if (auto *inst = x.as<InstanceObject>()) {
+        auto module = inst->klass->lookup("__module__");
+        const std::string &name = inst->klass->name;
+        if ((name == "datetime64" || name == "timedelta64") && module && module->as<StrObject>() &&
+            module->as<StrObject>()->s == "numpy")
+          in.raise("NotImplementedError", fmt::format("{0} arrays (np.array of np.{0} values) is not supported by tfs", name));
+      }
   if (!forced && !d.objectArrays) {
     bool any = false;
     for (const Value &x : items) any |= needsObject(x);

@@ -19,7 +19,7 @@ const char *const kUnaryNames[] = {
     "arctanh", "floor", "ceil", "trunc", "rint", "reciprocal", "cbrt", "deg2rad", "rad2deg", "isnan", "isinf",
     "isfinite", "signbit", "logical_not", "invert"};
 const char *const kBinaryNames[] = {
-    "add", "subtract", "multiply", "true_divide", "floor_divide", "remainder", "power", "maximum", "minimum",
+    "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "power", "maximum", "minimum",
     "fmax", "fmin", "equal", "not_equal", "less", "less_equal", "greater", "greater_equal", "logical_and",
     "logical_or", "logical_xor", "arctan2", "hypot", "bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
     "right_shift", "copysign", "logaddexp", "fmod", "float_power"};
@@ -377,6 +377,7 @@ Tensor applyBinary(Interpreter &in, Binary b, const Value &xv, const Value &yv, 
   bool floatLoop = ir::isFloating(t) && !isComparison(b) && b != Binary::Maximum && b != Binary::Minimum &&
                    b != Binary::Fmax && b != Binary::Fmin;
   if (floatLoop) clearFloatErrors();
+  bool integerOverflow = false;
   Tensor r = visitNumeric(in, t, name, [&](auto tag) {
     using T = decltype(tag);
     if (isComparison(b)) return map2<T, bool>(xs, ys, DType::Bool, [b](T p, T q) { return comparison(b, p, q); });
@@ -389,9 +390,19 @@ Tensor applyBinary(Interpreter &in, Binary b, const Value &xv, const Value &yv, 
         }
       });
     } else {
+      if constexpr (std::is_integral_v<T>)
+        if (ScalarMathScope::active() && xs.numElements() == 1 &&
+            (b == Binary::Add || b == Binary::Subtract || b == Binary::Multiply)) {
+          T p = xs.data<T>()[0], q = ys.data<T>()[0], out;
+          bool overflow = b == Binary::Add        ? __builtin_add_overflow(p, q, &out)
+                          : b == Binary::Subtract ? __builtin_sub_overflow(p, q, &out)
+                                                  : __builtin_mul_overflow(p, q, &out);
+          if (overflow) integerOverflow = true;
+        }
       return map2<T, T>(xs, ys, t, [b](T p, T q) { return arith(b, p, q); });
     }
   });
+  if (integerOverflow) reportIntegerOverflow(in, name);
   if (floatLoop) reportFloatErrors(in, name);
   return r;
 }
@@ -483,17 +494,11 @@ std::optional<Value> ndarrayUnaryOp(Interpreter &in, UnaryOp op, const Value &a)
 
 Value ndarrayInplace(Interpreter &in, TensorObject &a, BinOp op, const Value &b) {
   Value self{Ref<Object>(&a)};
-  Tensor r;
-  const char *name = "matmul";
-  if (op == BinOp::MatMul) {
-    r = asTensor(in, matmulValues(in, self, b));
-  } else {
-    auto u = binaryOf(op);
-    if (!u) in.raise("TypeError", "unsupported in-place operator for ndarray");
-    name = ufuncName(*u);
-    r = applyBinary(in, *u, self, b);
-  }
-  return storeOut(in, self, r, name);
+  if (op == BinOp::MatMul)  // numpy 1.24's ndarray.__imatmul__
+    in.raise("TypeError", "In-place matrix multiplication is not (yet) supported. Use 'a = a @ b' instead of 'a @= b'.");
+  auto u = binaryOf(op);
+  if (!u) in.raise("TypeError", "unsupported in-place operator for ndarray");
+  return storeOut(in, self, applyBinary(in, *u, self, b), ufuncName(*u));
 }
 
 }  // namespace tfs::runtime::tf::numpy

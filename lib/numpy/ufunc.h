@@ -53,6 +53,9 @@ void addUfuncFunctions(Defs &defs);
 // loop, report after it.
 void clearFloatErrors();
 void reportFloatErrors(Interpreter &in, const char *ufunc);
+// numpy's scalar integer math warns on overflow ("overflow encountered in
+// scalar add"), through the same error state; arrays wrap silently.
+void reportIntegerOverflow(Interpreter &in, const char *ufunc);
 // Marks an operator on numpy scalars (reports say "scalar divide").
 class ScalarMathScope {
 public:
@@ -60,6 +63,7 @@ public:
   ~ScalarMathScope();
   ScalarMathScope(const ScalarMathScope &) = delete;
   ScalarMathScope &operator=(const ScalarMathScope &) = delete;
+  static bool active();
 
 private:
   bool previous_;

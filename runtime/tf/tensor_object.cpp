@@ -12,6 +12,7 @@
 #include "runtime/tf/tensor_equality.h"
 #include "runtime/tf/tensor_set_shape.h"
 #include "runtime/tf/numpy_behavior.h"
+#include "runtime/tf/ndarray_set_attr.h"
 #include "runtime/interp/signature.h"
 
 #include <algorithm>
@@ -253,7 +254,14 @@ TensorObject::~TensorObject() {
   if (view) std::erase(view->base->views, this);
 }
 
-bool TensorObject::setAttr(Interpreter &, const std::string &name, const Value &v) {
+namespace {
+NdarraySetAttr ndarraySetAttr = nullptr;
+}  // namespace
+
+void setNdarraySetAttrHook(NdarraySetAttr hook) { ndarraySetAttr = hook; }
+
+bool TensorObject::setAttr(Interpreter &in, const std::string &name, const Value &v) {
+  if (numpy && ndarraySetAttr && ndarraySetAttr(in, *this, name, v)) return true;
   if (name == "_keras_mask") kerasMask = v;
   else if (name == "_keras_logits") kerasLogits = v;
   else if (name == "_metric_obj") kerasMetric = v;
