@@ -78,6 +78,27 @@ void publishDirectory(Interpreter &in, const fs::path &tmp, const fs::path &targ
   fs::remove_all(old, ec);
 }
 
+StagedModelDirectory::StagedModelDirectory(Interpreter &in, const std::string &exportDir) : target_(exportDir) {
+  while (!target_.has_filename() && target_.has_relative_path()) target_ = target_.parent_path();
+  tmp_ = target_;
+  tmp_ += fmt::format(".tmp-{}", ::getpid());
+  std::error_code ec;
+  fs::remove_all(tmp_, ec);
+  fs::create_directories(tmp_, ec);
+  if (ec) in.raise("OSError", fmt::format("cannot create {}: {}", tmp_.string(), ec.message()));
+}
+
+StagedModelDirectory::~StagedModelDirectory() {
+  std::error_code ignored;
+  if (!published_) fs::remove_all(tmp_, ignored);
+}
+
+void StagedModelDirectory::publish(Interpreter &in) {
+  syncDirectory(tmp_);
+  publishDirectory(in, tmp_, target_);
+  published_ = true;
+}
+
 std::string tensorLine(const std::string &name, const Tensor &t) {
   std::string s = fmt::format("{} {} {}", name, ir::dtypeShortName(t.dtype()), t.rank());
   for (int64_t d : t.shape()) s += fmt::format(" {}", d);
@@ -413,25 +434,8 @@ Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
   }
   std::string text;
   std::string vars;
-  fs::path target(dir);
-  // "model/" is the directory "model": the temporary directory goes beside
-  // it, not inside it.
-  while (!target.has_filename() && target.has_relative_path()) target = target.parent_path();
-  fs::path tmp = target;
-  tmp += fmt::format(".tmp-{}", ::getpid());
-  std::error_code ec;
-  fs::remove_all(tmp, ec);
-  fs::create_directories(tmp, ec);
-  if (ec) in.raise("OSError", fmt::format("cannot create {}: {}", tmp.string(), ec.message()));
-  // A save that fails part way (an object it cannot hold) leaves no files.
-  struct RemoveUnlessPublished {
-    fs::path dir;
-    bool published = false;
-    ~RemoveUnlessPublished() {
-      std::error_code ignored;
-      if (!published) fs::remove_all(dir, ignored);
-    }
-  } cleanup{tmp};
+  StagedModelDirectory staged(in, dir);
+  const fs::path &tmp = staged.tmp();
   std::unordered_map<std::string, bool> savedVars;
   HostCallbackSaver callbacks;
   for (auto &[name, f] : fns) {
@@ -454,9 +458,7 @@ Value saveSavedModel(Interpreter &in, Args a, const Kwargs &kw) {
   writeFileSynced(in, tmp / "signatures.txt", signatureList);
   saveObjectGraph(in, args[0], tmp, callbacks);
   callbacks.write(in, tmp);
-  syncDirectory(tmp);
-  publishDirectory(in, tmp, target);
-  cleanup.published = true;
+  staged.publish(in);
   return Value();
 }
 

@@ -22,6 +22,25 @@ void syncDirectory(const std::filesystem::path &dir);
 // Makes the finished temporary directory `tmp` the model at `target`
 // (atomically replacing an existing one).
 void publishDirectory(Interpreter &in, const std::filesystem::path &tmp, const std::filesystem::path &target);
+
+// A SavedModel being written: files go into `tmp`, a new directory beside
+// `target` ("model/" is the directory "model"); publish() syncs it and makes
+// it the model. A save that fails part way leaves no files.
+class StagedModelDirectory {
+public:
+  StagedModelDirectory(Interpreter &in, const std::string &exportDir);
+  ~StagedModelDirectory();
+  StagedModelDirectory(const StagedModelDirectory &) = delete;
+  StagedModelDirectory &operator=(const StagedModelDirectory &) = delete;
+  const std::filesystem::path &tmp() const { return tmp_; }
+  void publish(Interpreter &in);
+
+private:
+  std::filesystem::path target_, tmp_;
+  bool published_ = false;
+};
+// The tab-separated fields of a record line (variables.txt, signatures).
+std::vector<std::string> splitTabs(const std::string &line);
 // One record of variables.txt: name, dtype, rank, dims, values.
 std::string tensorLine(const std::string &name, const Tensor &t);
 

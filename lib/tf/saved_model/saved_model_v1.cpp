@@ -257,22 +257,8 @@ Value writeModel(Interpreter &in, const Bound &b) {
   std::string dir = in.str(b["export_dir"]);
   if (in.options().readOnlyFiles)
     in.raise("OSError", fmt::format("cannot write SavedModel to {}: file writes are disabled", dir));
-  fs::path target(dir);
-  while (!target.has_filename() && target.has_relative_path()) target = target.parent_path();
-  fs::path tmp = target;
-  tmp += fmt::format(".tmp-{}", ::getpid());
-  std::error_code ec;
-  fs::remove_all(tmp, ec);
-  fs::create_directories(tmp, ec);
-  if (ec) in.raise("OSError", fmt::format("cannot create {}: {}", tmp.string(), ec.message()));
-  struct RemoveUnlessPublished {
-    fs::path dir;
-    bool published = false;
-    ~RemoveUnlessPublished() {
-      std::error_code ignored;
-      if (!published) fs::remove_all(dir, ignored);
-    }
-  } cleanup{tmp};
+  StagedModelDirectory staged(in, dir);
+  const fs::path &tmp = staged.tmp();
   HostCallbackSaver callbacks;
   std::string signatureList, records, vars, tags;
   for (const V1Signature &s : meta->signatures) {
@@ -307,24 +293,11 @@ Value writeModel(Interpreter &in, const Bound &b) {
   writeFileSynced(in, tmp / "v1_signatures.txt", records);
   writeFileSynced(in, tmp / "tags.txt", tags);
   callbacks.write(in, tmp);
-  syncDirectory(tmp);
-  publishDirectory(in, tmp, target);
-  cleanup.published = true;
+  staged.publish(in);
   return Value();
 }
 
 // --- loading into a session's graph ------------------------------------------------
-
-std::vector<std::string> splitTabs(const std::string &line) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  for (size_t i = 0; i <= line.size(); ++i)
-    if (i == line.size() || line[i] == '\t') {
-      out.push_back(line.substr(start, i - start));
-      start = i + 1;
-    }
-  return out;
-}
 
 std::unique_ptr<ir::Node> cloneNode(Interpreter &in, const ir::Node &n, ValueMap &map,
                                     const std::map<std::string, std::string> &vars) {

@@ -408,6 +408,16 @@ struct RestoredFunction final : Object {
   in.raise("ValueError", fmt::format("corrupted SavedModel {}: {}", file.string(), what));
 }
 
+size_t indexField(Interpreter &in, const fs::path &file, const std::string &s, size_t limit) {
+  char *end = nullptr;
+  unsigned long v = std::strtoul(s.c_str(), &end, 10);
+  if (s.empty() || *end || v >= limit) corrupt(in, file, "a record names an unknown node");
+  return size_t(v);
+}
+
+}  // namespace
+
+// The fields of a tab-separated record line.
 std::vector<std::string> splitTabs(const std::string &line) {
   std::vector<std::string> out;
   size_t start = 0;
@@ -418,15 +428,6 @@ std::vector<std::string> splitTabs(const std::string &line) {
     }
   return out;
 }
-
-size_t indexField(Interpreter &in, const fs::path &file, const std::string &s, size_t limit) {
-  char *end = nullptr;
-  unsigned long v = std::strtoul(s.c_str(), &end, 10);
-  if (s.empty() || *end || v >= limit) corrupt(in, file, "a record names an unknown node");
-  return size_t(v);
-}
-
-}  // namespace
 
 Value savedModelHelper(Interpreter &in, const char *name) {
   frontend::SourceSpan span = in.currentSpan();
