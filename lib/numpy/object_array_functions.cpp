@@ -139,6 +139,50 @@ Value moveElements(Interpreter &in, const std::string &name, const NativeFn &num
 
 std::optional<Value> callWithObjectArrays(Interpreter &in, const std::string &name, const NativeFn &numeric, Args args,
                                           const Kwargs &kwargs) {
+  // An array-like object (a pandas Series or Index of strings) whose
+  // __array__ is an object array is that array, as numpy's protocol makes
+  // it: read as a tensor it would become bytes (np.unique(df["sex"]) gave
+  // [b'female', b'male']).
+  // Only for functions numpy runs on np.asarray of its arguments: others
+  // (np.split of a DataFrame) keep the array-like and return its pieces.
+  static const std::set<std::string> asarrayFirst{"unique", "sort", "argsort", "concatenate", "stack", "vstack",
+                                                  "hstack", "append", "isin", "in1d", "union1d", "intersect1d",
+                                                  "setdiff1d"};
+  std::vector<Value> converted(args.begin(), args.end());
+  bool replaced = false;
+  auto convert = [&](Value &x) {
+    if (!x.as<InstanceObject>()) return;
+    if (auto f = in.getAttrOpt(x, "__array__")) {
+      Value a = in.call(*f, {});
+      if (objectArrayOf(a)) {
+        x = a;
+        replaced = true;
+      }
+    }
+  };
+  if (asarrayFirst.count(name)) for (Value &x : converted) {
+    convert(x);
+    // A joiner's sequence of them (np.concatenate([s1, s2])).
+    if (auto *l = x.as<ListObject>()) {
+      std::vector<Value> items = l->items;
+      bool before = replaced;
+      replaced = false;
+      for (Value &item : items) convert(item);
+      if (replaced) x = in.list(items);
+      replaced = replaced || before;
+    } else if (auto *t = x.as<TupleObject>()) {
+      std::vector<Value> items = t->items;
+      bool before = replaced;
+      replaced = false;
+      for (Value &item : items) convert(item);
+      if (replaced) x = in.tuple(items);
+      replaced = replaced || before;
+    }
+  }
+  if (replaced) {
+    if (auto r = callWithObjectArrays(in, name, numeric, Args(converted), kwargs)) return r;
+    return numeric(in, Args(converted), kwargs);
+  }
   bool any = false;
   for (const Value &x : args) any |= holdsObjectArray(x);
   for (auto &[k, x] : kwargs) any |= holdsObjectArray(x);
