@@ -160,24 +160,25 @@ std::optional<Value> callWithObjectArrays(Interpreter &in, const std::string &na
       }
     }
   };
-  if (asarrayFirst.count(name)) for (Value &x : converted) {
+  for (Value &x : converted) {
+    if (!asarrayFirst.count(name)) break;
     convert(x);
     // A joiner's sequence of them (np.concatenate([s1, s2])).
+    const std::vector<Value> *seq = nullptr;
+    bool isTuple = false;
     if (auto *l = x.as<ListObject>()) {
-      std::vector<Value> items = l->items;
-      bool before = replaced;
-      replaced = false;
-      for (Value &item : items) convert(item);
-      if (replaced) x = in.list(items);
-      replaced = replaced || before;
+      seq = &l->items;
     } else if (auto *t = x.as<TupleObject>()) {
-      std::vector<Value> items = t->items;
-      bool before = replaced;
-      replaced = false;
-      for (Value &item : items) convert(item);
-      if (replaced) x = in.tuple(items);
-      replaced = replaced || before;
+      seq = &t->items;
+      isTuple = true;
     }
+    if (!seq) continue;
+    std::vector<Value> items = *seq;
+    bool before = replaced;
+    replaced = false;
+    for (Value &item : items) convert(item);
+    if (replaced) x = isTuple ? in.tuple(items) : in.list(items);
+    replaced = replaced || before;
   }
   if (replaced) {
     if (auto r = callWithObjectArrays(in, name, numeric, Args(converted), kwargs)) return r;
