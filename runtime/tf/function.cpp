@@ -737,9 +737,13 @@ TracedSignature traceForExport(Interpreter &in, const Value &f) {
   if (!w->hasSignature)
     in.raise("ValueError", "saving a tf.function requires an input_signature (tfs saves one concrete function per signature)");
   Ref<ConcreteFunction> cf = w->concrete(in, w->signatureArgs(in), {});
-  TracedSignature sig{cf->scope, cf->variables, {}};
+  return tracedSignatureOf(in, *cf);
+}
+
+TracedSignature tracedSignatureOf(Interpreter &in, const ConcreteFunction &cf) {
+  TracedSignature sig{cf.scope, cf.variables, {}};
   // A dict of tensors is ("dict", ((key, index), ...)); see collectOutputs.
-  if (auto *t = cf->outputStructure.as<TupleObject>(); t && t->items.size() == 2 && in.str(t->items[0]) == "dict") {
+  if (auto *t = cf.outputStructure.as<TupleObject>(); t && t->items.size() == 2 && in.str(t->items[0]) == "dict") {
     std::vector<std::pair<int64_t, std::string>> keyed;
     for (auto &kv : in.toList(t->items[1])) {
       auto *p = kv.as<TupleObject>();

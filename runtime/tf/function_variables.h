@@ -5,7 +5,9 @@
 
 #include "runtime/tf/concrete_function.h"
 
+#include <functional>
 #include <memory>
+#include <unordered_map>
 #include <span>
 #include <vector>
 
@@ -66,6 +68,27 @@ VariableObject *boundVariable(const ConcreteFunction &cf, const std::vector<Vari
 void recordCallOnTapes(Interpreter &in, ConcreteFunction &cf, const std::vector<Tensor> &args,
                        const std::vector<int64_t> &argIds, const std::vector<Value> &outs,
                        const std::vector<VariableObject *> &callVariables);
+
+// An eager call of a traced graph to record on the active tapes: the graph
+// `fn` (of `module`), the slot its gradient graph is built into once, the
+// cache of that graph's executables, how a variable capture's handle maps to
+// its variable (null: a value no tape watches; with `untrackedSkips` the
+// call then goes unrecorded), the variable bindings the gradient runs with,
+// and what the gradient runner must keep alive (the traced graph).
+struct GraphCallRecording {
+  ir::Module &module;
+  const ir::Function &fn;
+  std::shared_ptr<FunctionGradient> *gradient;
+  std::shared_ptr<std::unordered_map<const ir::Function *, std::shared_ptr<Executable>>> execs;
+  std::function<VariableObject *(const void *handle)> variableOf;
+  bool untrackedSkips = false;
+  std::vector<VariableBinding> binding;
+  std::shared_ptr<const void> keepAlive;
+};
+// Records the call as one op whose gradient is `fn`'s gradient graph
+// (recordCallOnTapes; tf.saved_model.load's restored functions).
+void recordGraphCallOnTapes(Interpreter &in, const GraphCallRecording &r, const std::vector<Tensor> &args,
+                            const std::vector<int64_t> &argIds, const std::vector<Value> &outs);
 
 // TF's VariableSpec(shape, dtype, trainable, alias_id): what
 // structured_input_signature shows for a variable argument.

@@ -15,10 +15,16 @@ class Interpreter;
 
 namespace tfs::runtime::tf {
 
+struct ConcreteFunction;
+struct TracedSignature;
+
 Value makeScratchFunction(Interpreter &in, const Value &f, const Value &signature);
 
 // tf.function(f, autograph=..., input_signature=...).
 Value makeFunction(Interpreter &in, const Value &f, bool autograph, const Value &signature);
+// A concrete function as a SavedModel signature: its graph, variables and
+// output keys (traceForExport traces a tf.function for its input_signature).
+TracedSignature tracedSignatureOf(Interpreter &in, const ConcreteFunction &cf);
 // tf.function(reduce_retracing=True) on a wrapper made by makeFunction.
 void setReduceRetracing(const Value &function, bool reduce);
 

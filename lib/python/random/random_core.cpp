@@ -6,6 +6,7 @@
 // surplus high bits of the last one, and _randbelow(n) rejects
 // getrandbits(n.bit_length()) draws until one is below n. The state tuple is
 // CPython's (624 words and the position).
+#include "lib/mt19937.h"
 #include "lib/python/python_modules.h"
 #include "runtime/interp/big_int.h"
 #include "runtime/interp/interpreter.h"
@@ -19,43 +20,21 @@
 #include <fmt/format.h>
 #include <openssl/sha.h>
 #include <random>
+#include <span>
 
 namespace tfs::runtime {
 
 namespace {
 
+// CPython's generator: the shared MT19937 core (lib/mt19937.h) and the ways
+// CPython draws from it.
 class MersenneTwister {
 public:
-  static constexpr int N = 624, M = 397;
+  static constexpr int N = lib::Mt19937::kWords;
 
-  void initGenrand(uint32_t s) {
-    mt_[0] = s;
-    for (pos_ = 1; pos_ < N; ++pos_) mt_[pos_] = 1812433253u * (mt_[pos_ - 1] ^ (mt_[pos_ - 1] >> 30)) + uint32_t(pos_);
-  }
-  void initByArray(const std::vector<uint32_t> &key) {
-    initGenrand(19650218u);
-    int i = 1;
-    size_t j = 0;
-    for (size_t k = std::max<size_t>(N, key.size()); k; --k) {
-      mt_[i] = (mt_[i] ^ ((mt_[i - 1] ^ (mt_[i - 1] >> 30)) * 1664525u)) + key[j] + uint32_t(j);
-      if (++i >= N) mt_[0] = mt_[N - 1], i = 1;
-      if (++j >= key.size()) j = 0;
-    }
-    for (int k = N - 1; k; --k) {
-      mt_[i] = (mt_[i] ^ ((mt_[i - 1] ^ (mt_[i - 1] >> 30)) * 1566083941u)) - uint32_t(i);
-      if (++i >= N) mt_[0] = mt_[N - 1], i = 1;
-    }
-    mt_[0] = 0x80000000u;  // the most significant bit is 1: a non-zero initial state
-    pos_ = N;
-  }
-  uint32_t next() {
-    if (pos_ >= N) refill();
-    uint32_t y = mt_[pos_++];
-    y ^= y >> 11;
-    y ^= (y << 7) & 0x9d2c5680u;
-    y ^= (y << 15) & 0xefc60000u;
-    return y ^ (y >> 18);
-  }
+  void initGenrand(uint32_t s) { core_.seed(s); }
+  void initByArray(const std::vector<uint32_t> &key) { core_.seedByArray(key.data(), int(key.size())); }
+  uint32_t next() { return core_.next32(); }
   double nextDouble() {
     uint32_t a = next() >> 5, b = next() >> 6;
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
@@ -66,23 +45,11 @@ public:
     uint64_t low = next();
     return low | uint64_t(next() >> (64 - k)) << 32;
   }
-  std::array<uint32_t, N> &words() { return mt_; }
-  int &position() { return pos_; }
+  std::span<uint32_t, N> words() { return std::span<uint32_t, N>(core_.key); }
+  int &position() { return core_.pos; }
 
 private:
-  void refill() {
-    auto twist = [](uint32_t hi, uint32_t lo, uint32_t far) {
-      uint32_t y = (hi & 0x80000000u) | (lo & 0x7fffffffu);
-      return far ^ (y >> 1) ^ ((y & 1u) ? 0x9908b0dfu : 0u);
-    };
-    int k = 0;
-    for (; k < N - M; ++k) mt_[k] = twist(mt_[k], mt_[k + 1], mt_[k + M]);
-    for (; k < N - 1; ++k) mt_[k] = twist(mt_[k], mt_[k + 1], mt_[k + (M - N)]);
-    mt_[N - 1] = twist(mt_[N - 1], mt_[0], mt_[M - 1]);
-    pos_ = 0;
-  }
-  std::array<uint32_t, N> mt_{};
-  int pos_ = N + 1;
+  lib::Mt19937 core_;
 };
 
 struct GeneratorObject final : Object {

@@ -14,6 +14,7 @@
 // Eagerly, calls of one op with the same seeds and dtypes share one kernel
 // whose generator moves on by what each call reserved (TF's kernel cache);
 // set_seed empties that cache.
+#include "lib/mt19937.h"
 #include "lib/tf/tf_lib.h"
 #include "lib/tf/random/seed_hook.h"
 #include "runtime/kernels/philox.h"
@@ -57,31 +58,12 @@ std::mt19937 cpythonRandom(int64_t seed) {
     key.push_back(uint32_t(mag));
     mag >>= 32;
   } while (mag);
-  constexpr size_t n = 624;
-  std::vector<uint32_t> mt(n);
-  mt[0] = 19650218u;
-  for (size_t i = 1; i < n; ++i) mt[i] = 1812433253u * (mt[i - 1] ^ (mt[i - 1] >> 30)) + uint32_t(i);
-  size_t i = 1, j = 0;
-  for (size_t k = std::max(n, key.size()); k; --k) {
-    mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525u)) + key[j] + uint32_t(j);
-    if (++i >= n) {
-      mt[0] = mt[n - 1];
-      i = 1;
-    }
-    if (++j >= key.size()) j = 0;
-  }
-  for (size_t k = n - 1; k; --k) {
-    mt[i] = (mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941u)) - uint32_t(i);
-    if (++i >= n) {
-      mt[0] = mt[n - 1];
-      i = 1;
-    }
-  }
-  mt[0] = 0x80000000u;
+  lib::Mt19937 mt;
+  mt.seedByArray(key.data(), int(key.size()));
   // std::mt19937 reads a full state (and regenerates before its first
   // draw, as CPython's generator does after seeding).
   std::stringstream text;
-  for (uint32_t w : mt) text << w << ' ';
+  for (uint32_t w : mt.key) text << w << ' ';
   std::mt19937 gen;
   text >> gen;
   return gen;

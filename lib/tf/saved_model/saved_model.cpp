@@ -16,6 +16,7 @@
 #include "lib/tf/saved_model/saved_object_graph.h"
 #include "runtime/tf/concrete_function.h"
 #include "runtime/tf/executable.h"
+#include "runtime/tf/function_wrappers.h"
 
 #include <cstdio>
 #include <fcntl.h>
@@ -345,19 +346,7 @@ void checkSignatureTypes(Interpreter &in, const Value &f, const std::string &key
 TracedSignature traceSignature(Interpreter &in, const Value &f) {
   auto *cf = f.as<ConcreteFunction>();
   if (!cf) return traceForExport(in, f);
-  TracedSignature sig{cf->scope, cf->variables, {}};
-  // A dict of tensors is ("dict", ((key, index), ...)), as in traceForExport.
-  if (auto *t = cf->outputStructure.as<TupleObject>(); t && t->items.size() == 2 && in.str(t->items[0]) == "dict") {
-    std::vector<std::pair<int64_t, std::string>> keyed;
-    for (auto &kv : in.toList(t->items[1])) {
-      auto *p = kv.as<TupleObject>();
-      if (!p || !p->items[1].isInt()) return sig;
-      keyed.emplace_back(p->items[1].asInt(), in.str(p->items[0]));
-    }
-    std::sort(keyed.begin(), keyed.end());
-    for (auto &[index, key] : keyed) sig.outputKeys.push_back(key);
-  }
-  return sig;
+  return tracedSignatureOf(in, *cf);
 }
 
 // tf.saved_model.save: the SavedModel written to a temporary directory,
