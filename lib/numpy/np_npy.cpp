@@ -8,6 +8,7 @@
 #include "lib/numpy/npy_format.h"
 #include "lib/numpy/numpy_lib.h"
 #include "lib/numpy/object_array.h"
+#include "runtime/interp/native_context_managers.h"
 
 #include <fmt/format.h>
 
@@ -123,6 +124,7 @@ struct NpzFileObject final : Object {
     return std::nullopt;
   }
 };
+TFS_NATIVE_CONTEXT_MANAGER(NpzFileObject);
 
 // --- the functions ------------------------------------------------------------------
 

@@ -6,6 +6,7 @@
 // formatter and legacy modes are refused by name.
 #include "lib/numpy/numpy_lib.h"
 #include "runtime/tensor/format.h"
+#include "runtime/interp/native_context_managers.h"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -95,6 +96,7 @@ struct PrintOptionsContext : Object {
     return false;
   }
 };
+TFS_NATIVE_CONTEXT_MANAGER(PrintOptionsContext);
 
 // np.array2string: the array's text under print options overridden for
 // this call (restored afterwards, also when formatting raises).

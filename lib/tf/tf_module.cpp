@@ -14,6 +14,7 @@
 #include "lib/tf/distribute/distribute_native.h"
 #include "runtime/interp/signature.h"
 #include "frontend/ast.h"
+#include "runtime/interp/native_context_managers.h"
 
 #include <chrono>
 #include <cstdio>
@@ -96,6 +97,7 @@ struct NameScopeObject : Object {
     return false;
   }
 };
+TFS_NATIVE_CONTEXT_MANAGER(NameScopeObject);
 
 struct InitScopeObject : Object {
   bool saved = false;
@@ -110,6 +112,7 @@ struct InitScopeObject : Object {
     return false;
   }
 };
+TFS_NATIVE_CONTEXT_MANAGER(InitScopeObject);
 
 std::string scopedName(Interpreter &in, const std::string &base) {
   std::string prefix;
@@ -609,6 +612,9 @@ Value makeTfModule(Interpreter &in, bool v1) {
   // tf.types.experimental: the tracing protocol's classes (lib/tf/types/_tf_types.tfs).
   submodule(in, *submodule(in, *tf, "types"), "experimental")->lazy = [](Interpreter &in, const std::string &name) {
     return preludeApi(in, "_tf_types", "experimental_api", name);
+  };
+  submodule(in, *tf, "autodiff")->lazy = [](Interpreter &in, const std::string &name) {
+    return preludeApi(in, "_tf_autodiff", "autodiff_api", name);
   };
   submodule(in, *tf, "nest")->lazy = [](Interpreter &in, const std::string &name) {
     return preludeApi(in, "_tf_nest", "nest_api", name);

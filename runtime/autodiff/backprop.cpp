@@ -79,7 +79,7 @@ std::vector<OptHandle> backprop(GradEmitter &em, std::span<const OpRecord> ops,
       continue;
     Handle seed;
     if (t.seed) {
-      seed = em.adopt(*t.seed);
+      seed = em.adopt(*t.seed, t.seedId);
     } else {
       Handle v = em.adopt(t.value, t.id);
       seed = em.emit(ir::OpKind::OnesLike, std::span<const Handle>(&v, 1), {});

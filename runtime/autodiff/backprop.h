@@ -40,6 +40,9 @@ struct BackpropTarget {
   int64_t id;
   TapeValue value;
   std::optional<TapeValue> seed;  // the output gradient; ones_like if absent
+  // The seed's tape id: ops built from it are recorded on outer tapes with
+  // it as input, so a gradient with respect to output_gradients exists.
+  int64_t seedId = -1;
 };
 
 

@@ -69,7 +69,7 @@ std::vector<OptHandle> Tape::gradient(GradEmitter &em, std::span<const TapeTarge
   used_ = true;
   std::vector<BackpropTarget> ts;
   for (const auto &t : targets)
-    ts.push_back({t.id, t.value, t.outputGradient});
+    ts.push_back({t.id, t.value, t.outputGradient, t.outputGradientId});
   BackpropOptions opts{regionOpGradient};
   computing_ = true;
   std::vector<OptHandle> result;

@@ -27,6 +27,7 @@ struct TapeTarget {
   int64_t id;
   TapeValue value;
   std::optional<TapeValue> outputGradient;  // tape.gradient(output_gradients=)
+  int64_t outputGradientId = -1;            // its tape id (eager), -1 if none
 };
 
 class Tape {

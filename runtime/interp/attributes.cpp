@@ -8,6 +8,7 @@
 #include "runtime/interp/big_int.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/interpreter.h"
+#include "runtime/interp/native_context_managers.h"
 #include "runtime/interp/public_names.h"
 #include "runtime/interp/signature.h"
 #include "runtime/interp/slots.h"
@@ -121,6 +122,20 @@ void checkSlots(Interpreter &in, InstanceObject &inst, const std::string &name) 
   if (inst.klass->lookup(name))
     in.raise("AttributeError", fmt::format("'{}' object attribute '{}' is read-only", inst.klass->name, name));
   in.raise("AttributeError", fmt::format("'{}' object has no attribute '{}'", inst.klass->name, name));
+}
+
+// `cm.__enter__()` / `cm.__exit__(type, value, tb)` of a native context
+// manager: the same enter/exit a `with` statement calls.
+Value contextManagerMethod(Interpreter &in, const Value &obj, const std::string &name) {
+  if (name == "__enter__")
+    return in.native("__enter__", [obj](Interpreter &in, Args a, const Kwargs &kw) -> Value {
+      in.bindArgs("__enter__", a, kw, {}, {});
+      return *obj.obj()->enter(in);
+    });
+  return in.native("__exit__", [obj](Interpreter &in, Args a, const Kwargs &kw) -> Value {
+    auto args = in.bindArgs("__exit__", a, kw, {"exc_type", "exc_value", "traceback"}, {Value(), Value(), Value()});
+    return Value::boolean(obj.obj()->exit(in, !args[0].isNone()));
+  });
 }
 }  // namespace
 
@@ -353,6 +368,7 @@ std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string
   }
   if (Object *o = obj.obj()) {
     if (auto v = o->getAttr(*this, name)) return v;
+    if (isNativeContextManager(*o) && (name == "__enter__" || name == "__exit__")) return contextManagerMethod(*this, obj, name);
   }
   if (auto m = builtinMethod(*this, obj, name)) return m;
   return builtinDunder(*this, obj, name);

@@ -8,10 +8,13 @@
 #include "runtime/interp/signature.h"
 #include "runtime/tf/tape_slices.h"
 #include "runtime/tf/tf.h"
+#include "runtime/interp/native_context_managers.h"
 
 #include <fmt/format.h>
 
 namespace tfs::runtime::tf {
+
+TFS_NATIVE_CONTEXT_MANAGER(TapeObject);
 
 namespace {
 // An eager tensor watched by a tape inside a tf.function is captured into
@@ -142,6 +145,7 @@ std::vector<Value> tapeGradientFlat(Interpreter &in, TapeObject &self, const std
       } else {
         if ((*seed)->symbolic()) raiseTf(in, "ValueError", "output_gradients of an eager gradient must be eager tensors");
         tt.outputGradient = (*seed)->eager;
+        tt.outputGradientId = (*seed)->id;
       }
     }
     return std::optional<TapeTarget>(tt);

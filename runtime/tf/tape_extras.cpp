@@ -5,6 +5,7 @@
 // work eagerly and while tracing (the rows unrolled into the graph).
 #include "runtime/interp/signature.h"
 #include "runtime/tf/tf.h"
+#include "runtime/interp/native_context_managers.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -41,6 +42,7 @@ struct StopRecordingObject : Object {
     return false;
   }
 };
+TFS_NATIVE_CONTEXT_MANAGER(StopRecordingObject);
 
 bool zerosWanted(Interpreter &in, const Value &v) {
   std::string s = v.as<StrObject>() ? in.str(v) : in.str(in.getAttr(v, "value"));

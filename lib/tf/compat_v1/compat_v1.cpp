@@ -8,6 +8,7 @@
 #include "lib/tf/compat_v1/compat_v1.h"
 #include "lib/tf/compat_v1/variable_store_hook.h"
 #include "runtime/tf/trace_report.h"
+#include "runtime/interp/native_context_managers.h"
 
 #include <fmt/format.h>
 #include <map>
@@ -96,6 +97,7 @@ struct VariableScopeObject : Object {
     return std::nullopt;
   }
 };
+TFS_NATIVE_CONTEXT_MANAGER(VariableScopeObject);
 
 }  // namespace
 

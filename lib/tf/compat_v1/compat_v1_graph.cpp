@@ -7,6 +7,7 @@
 // Operation.run).
 #include "lib/tf/compat_v1/compat_v1.h"
 #include "lib/tf/graph_def_object.h"
+#include "runtime/interp/native_context_managers.h"
 
 #include <set>
 
@@ -73,6 +74,7 @@ struct DefaultGraphScope : Object {
     std::swap(c.v1Variables, graph->v1Variables);
   }
 };
+TFS_NATIVE_CONTEXT_MANAGER(DefaultGraphScope);
 
 // _tfs_outside_graph(): the body runs eagerly, as if no v1 graph were the
 // default (an Estimator builds its input pipeline this way: datasets read
@@ -90,6 +92,7 @@ struct OutsideGraphScope : Object {
     return false;
   }
 };
+TFS_NATIVE_CONTEXT_MANAGER(OutsideGraphScope);
 
 // tf.control_dependencies(...): tensors made in the body run these first.
 struct ControlDependenciesScope : Object {
@@ -110,6 +113,7 @@ struct ControlDependenciesScope : Object {
     return false;
   }
 };
+TFS_NATIVE_CONTEXT_MANAGER(ControlDependenciesScope);
 
 std::string opName(const std::string &tensorName) { return tensorName.substr(0, tensorName.rfind(':')); }
 

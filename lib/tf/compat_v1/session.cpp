@@ -4,6 +4,7 @@
 // Operation.run.
 #include "lib/tf/compat_v1/compat_v1.h"
 #include "runtime/tf/trace_report.h"
+#include "runtime/interp/native_context_managers.h"
 
 namespace tfs::runtime::tf {
 
@@ -36,6 +37,7 @@ struct SessionObject : Object {
   }
   std::optional<Value> getAttr(Interpreter &in, const std::string &name) override;
 };
+TFS_NATIVE_CONTEXT_MANAGER(SessionObject);
 
 // Session.as_default(): the default session for the `with` body only.
 struct DefaultSessionScope : Object {
@@ -51,6 +53,7 @@ struct DefaultSessionScope : Object {
     return false;
   }
 };
+TFS_NATIVE_CONTEXT_MANAGER(DefaultSessionScope);
 
 // A tensor of graph `g` by TF name ("x:0", "scope/MatMul_1:0"), or null.
 TensorObject *findTensor(GraphScope &g, const std::string &name, Ref<TensorObject> &holder) {

@@ -12,6 +12,7 @@
 // for reading after close() starts at its beginning.
 #include "lib/file_util.h"
 #include "lib/tf/io/io_lib.h"
+#include "runtime/interp/native_context_managers.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -156,6 +157,7 @@ struct GFileObject final : Object {
   }
   std::optional<Value> getAttr(Interpreter &in, const std::string &attr) override;
 };
+TFS_NATIVE_CONTEXT_MANAGER(GFileObject);
 
 std::optional<Value> GFileObject::getAttr(Interpreter &in, const std::string &attr) {
   Ref<GFileObject> self(this);

@@ -10,6 +10,7 @@
 #include "lib/python/zlib/inflate.h"
 #include "lib/tf/io/io_lib.h"
 #include "lib/tf/io/tfrecord.h"
+#include "runtime/interp/native_context_managers.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -148,6 +149,7 @@ struct TFRecordWriterObject final : Object {
     return std::nullopt;
   }
 };
+TFS_NATIVE_CONTEXT_MANAGER(TFRecordWriterObject);
 
 // options: None, "", "GZIP", "ZLIB" or a tf.io.TFRecordOptions (its
 // compression_type and compression_level; _tf_io.tfs refuses its other
