@@ -15,6 +15,7 @@
 #include "runtime/interp/public_names.h"
 #include "runtime/interp/signature.h"
 #include "runtime/tf/autocast_variables.h"
+#include "runtime/tf/wrapped_functions.h"
 
 #include <algorithm>
 #include <cctype>
@@ -53,6 +54,9 @@ const FunctionObject *underlyingFunction(Interpreter &in, const Value &f, bool &
     return underlyingFunction(in, m->func, bound);
   }
   if (auto inner = in.getAttrOpt(f, "python_function")) return underlyingFunction(in, *inner, bound);
+  // tf's wrapper of a .tfs function (Keras's dispatch for KerasTensors,
+  // lib/tf/composite_dispatch.cpp): the function's own parameters.
+  if (const Value *wrapped = wrappedFunction(f)) return underlyingFunction(in, *wrapped, bound);
   return nullptr;
 }
 
