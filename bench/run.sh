@@ -56,7 +56,7 @@ done
     fi
   done <"$WORK/mlp.tfs"
 } >"$WORK/mlp_digits.tfs"
-for w in lstm tensor_ops loops call collatz data_pipeline; do
+for w in lstm tensor_ops loops call collatz data_pipeline cnn_train; do
   run tfs "$TFS" run "$WORK/$w.tfs" "$REPS"
 done
 run tfs "$TFS" run "$WORK/mlp_digits.tfs" "$REPS"
