@@ -134,6 +134,11 @@ TFS_GEMM_CLONES void smallGemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k
 
 }  // namespace
 
+const char *blasCoreName() {
+  const char *core = openblas_get_corename ? openblas_get_corename() : nullptr;
+  return core ? core : "unknown";
+}
+
 void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
           const float *b, int64_t ldb, float *c, int64_t ldc) {
   if (m * n * k <= kSmallGemm)
