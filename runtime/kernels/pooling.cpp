@@ -49,24 +49,31 @@ template <class F> void forEachWindow(const WindowGeometry &g, F f) {
 // replaced by a later tap only where that is greater, so the first maximum
 // in scan order wins (and a NaN only when it comes first). `bs` receives the
 // c values, `as` (may be null) the flat element index each was read from.
+// The loops are branch-free selects (vectorized): `tap` holds the winning
+// tap's number per channel, turned into element indices at the end.
 template <class T>
 void pixelMax(int64_t c, const T *x, const int64_t *taps, int64_t count, T *bs, int64_t *as) {
   const T *x0 = x + taps[0] * c;
   std::copy(x0, x0 + c, bs);
-  if (as)
-    for (int64_t k = 0; k < c; ++k) as[k] = taps[0] * c + k;
-  for (int64_t t = 1; t < count; ++t) {
-    const T *xs = x + taps[t] * c;
-    if (as) {
-      for (int64_t k = 0; k < c; ++k)
-        if (xs[k] > bs[k]) {
-          bs[k] = xs[k];
-          as[k] = taps[t] * c + k;
-        }
-    } else {
+  if (!as) {
+    for (int64_t t = 1; t < count; ++t) {
+      const T *xs = x + taps[t] * c;
       for (int64_t k = 0; k < c; ++k) bs[k] = xs[k] > bs[k] ? xs[k] : bs[k];
     }
+    return;
   }
+  thread_local std::vector<int32_t> tapOf;
+  tapOf.assign(size_t(c), 0);
+  int32_t *tp = tapOf.data();
+  for (int64_t t = 1; t < count; ++t) {
+    const T *xs = x + taps[t] * c;
+    for (int64_t k = 0; k < c; ++k) {
+      bool greater = xs[k] > bs[k];
+      bs[k] = greater ? xs[k] : bs[k];
+      tp[k] = greater ? int32_t(t) : tp[k];
+    }
+  }
+  for (int64_t k = 0; k < c; ++k) as[k] = taps[tp[k]] * c + k;
 }
 
 // pixelMax of every window into `best` (the pool's output layout) and `arg`
