@@ -347,8 +347,13 @@ Ref<ConcreteFunction> FunctionWrapper::trace(Interpreter &in, const std::vector<
   cf->info.reason = std::move(retraceNote);
   retraceNote.clear();
   const RunOptions &o = in.options();
-  const Executable *runs = o.emitGraph || o.emitLlvm || o.emitAsm ? &cf->executable(in.profiler()) : nullptr;
+  Executable *runs = o.emitGraph || o.emitLlvm || o.emitAsm ? &cf->executable(in.profiler()) : nullptr;
   reportTrace(in, cf->info, g, runs ? &runs->module() : nullptr, pyFunc, autograph);
+  if (runs && o.emitGraph) {
+    // Its shape specializations are printed under the same header.
+    cf->emitHeader = traceHeader(cf->info);
+    runs->setReportHeader(&cf->emitHeader);
+  }
   lastTrace = cf;
   return cf;
 }
