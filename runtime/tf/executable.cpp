@@ -58,14 +58,20 @@ void Executable::reportSpecialization(Interpreter &in, const Specialization &s) 
   writeEmitted(o, out + ir::printModule(*s.optimized.module, {.printLoc = o.printLoc}));
 }
 
+void Executable::labelForProfile(Interpreter &in, const ir::Function &runs) {
+  if (in.profilingOps() && !profileLabel_.empty()) in.profiler()->labelFunction(runs, profileLabel_);
+}
+
 const codegen::CompiledFunction &Executable::compiledFor(Interpreter &in, std::span<const Tensor> args) {
   if (Specialization *s = specializationFor(in, args)) {
+    labelForProfile(in, *s->optimized.fn);
     if (!s->compiled) {
       PhaseTimer timer(in.profiler(), Phase::Compile);
       s->compiled = codegen::compile(*s->optimized.fn);
     }
     return *s->compiled;
   }
+  labelForProfile(in, *optimized_.fn);
   if (!compiled_) {
     PhaseTimer timer(in.profiler(), Phase::Compile);
     compiled_ = codegen::compile(*optimized_.fn);
@@ -122,7 +128,9 @@ template <class Args> std::vector<Tensor> Executable::runWith(Interpreter &in, A
     }
     std::span<const Tensor> view(args.data(), args.size());
     Specialization *s = specializationFor(in, view);
-    return runFunction(s ? *s->optimized.fn : *optimized_.fn, view, rc);
+    const ir::Function &runs = s ? *s->optimized.fn : *optimized_.fn;
+    labelForProfile(in, runs);
+    return runFunction(runs, view, rc);
   } catch (const GraphRunError &e) {
     raiseGraphError(in, e);
   } catch (const ir::OpError &e) {

@@ -47,6 +47,9 @@ public:
   // The header lines --emit prints above a specialization's graph (the
   // trace's header; none: specializations are not printed).
   void setReportHeader(const std::vector<std::string> *header) { reportHeader_ = header; }
+  // The name --profile gives the function that runs (the generic one or a
+  // specialization: each is labelled when it runs while profiling).
+  void setProfileLabel(std::string label) { profileLabel_ = std::move(label); }
   // runTaking's result number `index` alone (no vector of results).
   Tensor runTakingOne(Interpreter &in, std::span<Tensor> args, size_t index);
 
@@ -85,6 +88,8 @@ private:
   void reportSpecialization(Interpreter &in, const Specialization &s) const;
   bool specializable_ = false;  // some parameter's shape is not fully known
   const std::vector<std::string> *reportHeader_ = nullptr;
+  std::string profileLabel_;
+  void labelForProfile(Interpreter &in, const ir::Function &runs);
   std::vector<std::unique_ptr<Specialization>> specializations_;
   OptimizedFunction optimized_;
   std::shared_ptr<const codegen::CompiledFunction> compiled_;

@@ -598,8 +598,7 @@ std::optional<Value> FunctionWrapper::callGeneral(Interpreter &in, Args args, co
   in.restoreSpan(callSite);  // tracing moved it into the function's body
   Executable &exec = cf->executable(in.profiler());
   if (c.onGraphRun) c.onGraphRun(in, *cf->scope, exec.function());
-  if (in.profilingOps())
-    in.profiler()->labelFunction(exec.function(), fmt::format("{}, trace {}", name, cf->info.number));
+  if (in.profilingOps()) exec.setProfileLabel(fmt::format("{}, trace {}", name, cf->info.number));
   bool taped = !c.tapes.empty();
   // The common call: a few tensors, no tape: their handles in place (no
   // vector), moved in.
