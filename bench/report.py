@@ -26,6 +26,9 @@ WORKLOADS = [
     ("matmul", "matmul 1024^2 f32", 1e3, "ms", "= OpenBLAS", lambda r: r.get("numpy", 9) <= 1.1),
     ("data_batch", "tf.data shuffle+batch, 256 rows", 1e3, "ms", "<= 1 ms per batch",
      lambda r: r["_tfs"] <= 1e-3),
+    ("data_map_batch", "tf.data map(x/255)+batch, 32 img", 1e3, "ms", "<= 10x numpy",
+     lambda r: r.get("numpy", 99) <= 10),
+    ("cnn_train", "Keras CNN train step (fit), b32", 1e3, "ms", "<= 2x TF (~5 ms)", lambda r: r["_tfs"] <= 10e-3),
     ("compile", "compile latency, small fn", 1e3, "ms", "<= 20 ms", lambda r: r["_tfs"] <= 20e-3),
     ("compile_rnn", "compile, LSTM step unrolled x30", 1e3, "ms", "<= 500 ms", lambda r: r["_tfs"] <= 0.5),
 ]

@@ -20,6 +20,11 @@ trap 'rm -rf "$WORK"' EXIT
 if [[ ! -x $TFS ]]; then echo "bench: $TFS is not built" >&2; exit 1; fi
 TFS=$(cd "$(dirname "$TFS")" && pwd)/$(basename "$TFS")
 
+# The peers (numpy, C++) on the OpenBLAS kernels tfs uses (Note [OpenBLAS
+# core type] in runtime/kernels/gemm.cpp: tfs replaces OpenBLAS's SSE3
+# fallback on CPUs newer than the library).
+. "$HERE/../tests/oracle_blas.sh"
+
 # One thread everywhere (BLAS, OpenMP, Numba, torch).
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 NUMBA_NUM_THREADS=1
 
@@ -56,7 +61,7 @@ done
     fi
   done <"$WORK/mlp.tfs"
 } >"$WORK/mlp_digits.tfs"
-for w in lstm tensor_ops loops call collatz data_pipeline; do
+for w in lstm tensor_ops loops call collatz data_pipeline cnn_train; do
   run tfs "$TFS" run "$WORK/$w.tfs" "$REPS"
 done
 run tfs "$TFS" run "$WORK/mlp_digits.tfs" "$REPS"

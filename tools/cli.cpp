@@ -50,7 +50,11 @@ Options:
                            ast        the parsed syntax tree (then stop)
                            autograph  the AutoGraph-converted code
                            graph      each traced graph, before optimization
-                           graph-opt  each traced graph, after optimization
+                           graph-opt  each traced graph, after optimization,
+                                      and, for a graph with unknown
+                                      dimensions, its copy specialized to
+                                      each call's argument shapes when first
+                                      run (what runs for those shapes)
                            llvm       LLVM IR of each compiled graph, with
                                       the count of natively compiled nodes
                                       and of nodes that call their kernel

@@ -1,4 +1,5 @@
 // `tfs --version` (cli.h): the commit comes from the build (cmake/version.cmake).
+#include "runtime/kernels/gemm.h"
 #include "tools/cli.h"
 
 #include "tfs_version_info.h"
@@ -9,10 +10,13 @@
 namespace tfs::tools {
 
 std::string versionText() {
+  // The OpenBLAS kernels (Note [OpenBLAS core type]): the test scripts run
+  // the numpy oracle on the same ones.
   return fmt::format("tfs {} (commit {})\n"
                      "LLVM {}\n"
+                     "OpenBLAS kernels: {}\n"
                      "follows TensorFlow 2.15 and Keras 2.15 (tf.keras), Python 3.11, numpy 1.24\n",
-                     TFS_VERSION, TFS_GIT_COMMIT, LLVM_VERSION_STRING);
+                     TFS_VERSION, TFS_GIT_COMMIT, LLVM_VERSION_STRING, runtime::kernels::blasCoreName());
 }
 
 }  // namespace tfs::tools

@@ -121,6 +121,22 @@ def data_pipeline():
     t = median_time(epoch)
     report("data_batch", t / (rows // batch), epoch())
 
+    # The second workload: map(cast / 255).batch(32) over uint8 images.
+    images_n, image_batch = 4096, 32
+    k = np.arange(images_n * 28 * 28, dtype=np.int64)
+    images = ((k * 7) % 256).astype(np.uint8).reshape(images_n, 28, 28)
+    image_labels = np.arange(images_n, dtype=np.int64) % 10
+
+    def image_epoch():
+        total = 0.0
+        for start in range(0, images_n, image_batch):
+            x = images[start:start + image_batch].astype(np.float32) / np.float32(255.0)
+            y = image_labels[start:start + image_batch]
+            total += float(x[0, 14, 14])
+        return total
+    t = median_time(image_epoch)
+    report("data_map_batch", t / (images_n // image_batch), "%.4f" % image_epoch())
+
 
 if __name__ == "__main__":
     data_pipeline()

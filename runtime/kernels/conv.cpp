@@ -8,7 +8,9 @@
 // then y[P, OC] = col * W[K, OC] (the HWIO filter is already that matrix).
 // A whole image's col matrix can be large (a 3x3 conv on 200x200x100 is
 // 141 MB), so it is built for a band of output rows at a time, bounded by
-// kColBudget elements. The backprops use the same bands: dcol = dy * W^T
+// kColBudget elements (or for several whole images, when small images fit:
+// one GEMM for a batch of 28x28 images rather than one per image). The
+// backprops use the same bands: dcol = dy * W^T
 // scattered back (col2im), and dW += col^T * dy. A 1x1 stride-1 unpadded
 // conv needs no col at all: the input is already [N*H*W, C].
 #include "runtime/kernels/blas.h"
@@ -33,52 +35,104 @@ bool isPointwise(const WindowGeometry &g) {
          g.oh == g.h && g.ow == g.w;
 }
 
-// Output rows [r0, r1) of image b, one col row per output pixel.
+// Output rows [r0, r1) of images [b, b + images) (several images only with
+// all their rows), one col row per output pixel.
 struct Band {
-  int64_t b, r0, r1;
-  int64_t pixels(const WindowGeometry &g) const { return (r1 - r0) * g.ow; }
+  int64_t b, r0, r1, images = 1;
+  int64_t pixels(const WindowGeometry &g) const { return images * (r1 - r0) * g.ow; }
 };
 
+// Bands of at most kColBudget col elements: whole images together when
+// one fits (one GEMM for a batch of small images, not one per image),
+// else bands of an image's rows.
 template <class F> void forEachBand(const WindowGeometry &g, F f) {
   int64_t k = g.kh * g.kw * g.c;
   int64_t rows = std::max<int64_t>(1, kColBudget / std::max<int64_t>(1, g.ow * k));
+  if (rows >= g.oh) {
+    int64_t images = std::max<int64_t>(1, kColBudget / std::max<int64_t>(1, g.oh * g.ow * k));
+    for (int64_t b = 0; b < g.n; b += images) f(Band{b, 0, g.oh, std::min(images, g.n - b)});
+    return;
+  }
   for (int64_t b = 0; b < g.n; ++b)
     for (int64_t r0 = 0; r0 < g.oh; r0 += rows) f(Band{b, r0, std::min(g.oh, r0 + rows)});
 }
 
-// Visits (col row, tap, input pixel or -1 for padding) of a band.
-template <class F> void forEachBandTap(const WindowGeometry &g, const Band &band, F f) {
-  for (int64_t i = band.r0; i < band.r1; ++i)
-    for (int64_t j = 0; j < g.ow; ++j) {
-      int64_t row = (i - band.r0) * g.ow + j;
-      for (int64_t di = 0; di < g.kh; ++di) {
-        int64_t y = i * g.sh + di * g.dh - g.padTop;
-        for (int64_t dj = 0; dj < g.kw; ++dj) {
-          int64_t x = j * g.sw + dj * g.dw - g.padLeft;
-          bool inside = y >= 0 && y < g.h && x >= 0 && x < g.w;
-          f(row, di * g.kw + dj, inside ? (band.b * g.h + y) * g.w + x : int64_t(-1));
+// Visits a band's col rows in (row, tap) order, a window row (kw taps) at
+// a time: contiguous(at, pixel) when the row's taps read consecutive
+// in-bounds input pixels (one run of kw * C elements at col offset `at` and
+// from input pixel `pixel` on), else tapByTap(at, pixel) for each tap
+// (pixel -1: padding).
+template <class F, class G>
+void forEachBandSegment(const WindowGeometry &g, const Band &band, F contiguous, G tapByTap) {
+  int64_t k = g.kh * g.kw * g.c;
+  int64_t row = 0;
+  for (int64_t image = band.b; image < band.b + band.images; ++image)
+    for (int64_t i = band.r0; i < band.r1; ++i)
+      for (int64_t j = 0; j < g.ow; ++j, ++row) {
+        int64_t x0 = j * g.sw - g.padLeft, x1 = x0 + (g.kw - 1) * g.dw;
+        for (int64_t di = 0; di < g.kh; ++di) {
+          int64_t y = i * g.sh + di * g.dh - g.padTop;
+          int64_t at = row * k + di * g.kw * g.c;
+          bool rowInside = y >= 0 && y < g.h;
+          if (rowInside && (g.dw == 1 || g.kw == 1) && x0 >= 0 && x1 < g.w) {
+            contiguous(at, (image * g.h + y) * g.w + x0);
+            continue;
+          }
+          for (int64_t dj = 0; dj < g.kw; ++dj) {
+            int64_t x = x0 + dj * g.dw;
+            bool inside = rowInside && x >= 0 && x < g.w;
+            tapByTap(at + dj * g.c, inside ? (image * g.h + y) * g.w + x : int64_t(-1));
+          }
         }
       }
-    }
+}
+
+// Short runs (a 3x3 window on one channel: 3 elements) are copied by a
+// loop, not a call of memmove per window row (GCC would make the loop one).
+template <class T>
+__attribute__((optimize("no-tree-loop-distribute-patterns"))) void copyRun(const T *from, int64_t n, T *to) {
+  if (n > 16) {
+    std::copy(from, from + n, to);
+    return;
+  }
+  for (int64_t e = 0; e < n; ++e) to[e] = from[e];
 }
 
 template <class T> void im2col(const WindowGeometry &g, const Band &band, const T *x, T *col) {
-  int64_t k = g.kh * g.kw * g.c;
-  forEachBandTap(g, band, [&](int64_t row, int64_t tap, int64_t pixel) {
-    T *dst = col + row * k + tap * g.c;
-    if (pixel < 0) std::fill(dst, dst + g.c, T(0));
-    else std::copy(x + pixel * g.c, x + (pixel + 1) * g.c, dst);
-  });
+  int64_t run = g.kw * g.c;
+  forEachBandSegment(
+      g, band, [&](int64_t at, int64_t pixel) { copyRun(x + pixel * g.c, run, col + at); },
+      [&](int64_t at, int64_t pixel) {
+        if (pixel < 0) std::fill(col + at, col + at + g.c, T(0));
+        else std::copy(x + pixel * g.c, x + (pixel + 1) * g.c, col + at);
+      });
 }
 
+// dx += the col rows' taps at their input pixels, in (row, tap) order.
 template <class T> void col2imAdd(const WindowGeometry &g, const Band &band, const T *col, T *dx) {
-  int64_t k = g.kh * g.kw * g.c;
-  forEachBandTap(g, band, [&](int64_t row, int64_t tap, int64_t pixel) {
-    if (pixel < 0) return;
-    const T *src = col + row * k + tap * g.c;
-    T *dst = dx + pixel * g.c;
-    for (int64_t c = 0; c < g.c; ++c) dst[c] += src[c];
-  });
+  int64_t run = g.kw * g.c;
+  forEachBandSegment(
+      g, band,
+      [&](int64_t at, int64_t pixel) {
+        const T *src = col + at;
+        T *dst = dx + pixel * g.c;
+        for (int64_t e = 0; e < run; ++e) dst[e] += src[e];
+      },
+      [&](int64_t at, int64_t pixel) {
+        if (pixel < 0) return;
+        const T *src = col + at;
+        T *dst = dx + pixel * g.c;
+        for (int64_t c = 0; c < g.c; ++c) dst[c] += src[c];
+      });
+}
+
+// The col matrix of a band, kept between calls: a fresh one of this size
+// (up to kColBudget elements, 8 MiB of float32) would be mapped from the
+// system and page-faulted on every call.
+template <class T> T *colScratch(size_t elements) {
+  thread_local std::vector<T> col;
+  if (col.size() < elements) col.resize(elements);
+  return col.data();
 }
 
 int64_t bandOffset(const WindowGeometry &g, const Band &band) { return (band.b * g.oh + band.r0) * g.ow; }
@@ -91,11 +145,10 @@ void conv2dForward(const WindowGeometry &g, int64_t oc, const T *x, const T *f, 
     gemmRowMajor<T>(false, false, g.n * g.h * g.w, oc, g.c, x, g.c, f, oc, T(0), y, oc);
     return;
   }
-  std::vector<T> col;
   forEachBand(g, [&](const Band &band) {
-    col.resize(size_t(band.pixels(g) * k));
-    im2col(g, band, x, col.data());
-    gemmRowMajor<T>(false, false, band.pixels(g), oc, k, col.data(), k, f, oc, T(0),
+    T *col = colScratch<T>(size_t(band.pixels(g) * k));
+    im2col(g, band, x, col);
+    gemmRowMajor<T>(false, false, band.pixels(g), oc, k, col, k, f, oc, T(0),
                     y + bandOffset(g, band) * oc, oc);
   });
 }
@@ -109,12 +162,11 @@ void conv2dInputGrad(const WindowGeometry &g, int64_t oc, const T *f, const T *d
     return;
   }
   std::fill(dx, dx + g.n * g.h * g.w * g.c, T(0));
-  std::vector<T> col;
   forEachBand(g, [&](const Band &band) {
-    col.resize(size_t(band.pixels(g) * k));
+    T *col = colScratch<T>(size_t(band.pixels(g) * k));
     gemmRowMajor<T>(false, true, band.pixels(g), k, oc, dy + bandOffset(g, band) * oc, oc, f, oc,
-                    T(0), col.data(), k);
-    col2imAdd(g, band, col.data(), dx);
+                    T(0), col, k);
+    col2imAdd(g, band, col, dx);
   });
 }
 
@@ -127,11 +179,10 @@ void conv2dFilterGrad(const WindowGeometry &g, int64_t oc, const T *x, const T *
     return;
   }
   std::fill(df, df + k * oc, T(0));
-  std::vector<T> col;
   forEachBand(g, [&](const Band &band) {
-    col.resize(size_t(band.pixels(g) * k));
-    im2col(g, band, x, col.data());
-    gemmRowMajor<T>(true, false, k, oc, band.pixels(g), col.data(), k,
+    T *col = colScratch<T>(size_t(band.pixels(g) * k));
+    im2col(g, band, x, col);
+    gemmRowMajor<T>(true, false, k, oc, band.pixels(g), col, k,
                     dy + bandOffset(g, band) * oc, oc, T(1), df, oc);
   });
 }

@@ -15,6 +15,10 @@ namespace tfs::runtime::kernels {
 
 inline constexpr int64_t kSmallGemm = 32768;
 
+// The name of the OpenBLAS kernels in use ("SkylakeX"; Note [OpenBLAS core
+// type] in gemm.cpp), "unknown" without OpenBLAS's DYNAMIC_ARCH.
+const char *blasCoreName();
+
 void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float *a, int64_t lda,
           const float *b, int64_t ldb, float *c, int64_t ldc);
 void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double *a, int64_t lda,

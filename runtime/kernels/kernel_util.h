@@ -145,4 +145,16 @@ inline void copyElement(const Tensor &src, int64_t from, Tensor &dst, int64_t to
               static_cast<const char *>(src.rawData()) + from * sz, sz);
 }
 
+// copyElement for `count` consecutive elements (one memcpy; strings one
+// by one).
+inline void copyElements(const Tensor &src, int64_t from, Tensor &dst, int64_t to, int64_t count) {
+  if (src.dtype() == DType::String) {
+    for (int64_t i = 0; i < count; ++i) dst.data<std::string>()[to + i] = src.data<std::string>()[from + i];
+    return;
+  }
+  size_t sz = ir::dtypeSize(src.dtype());
+  std::memcpy(static_cast<char *>(dst.rawData()) + to * sz, static_cast<const char *>(src.rawData()) + from * sz,
+              size_t(count) * sz);
+}
+
 }  // namespace tfs::runtime::kernels

@@ -23,47 +23,106 @@ WindowGeometry poolGeometry(const std::vector<int64_t> &x, const std::vector<int
   return windowGeometry(x, k[1], k[2], y, attrs);
 }
 
+// Calls f(outPixel, taps, count) for every output pixel with the flat
+// (b, y, x) indices of its window's in-bounds input pixels in row-major scan
+// order (one scratch array, no allocation per pixel).
+template <class F> void forEachWindow(const WindowGeometry &g, F f) {
+  std::vector<int64_t> taps(size_t(std::max<int64_t>(g.kh * g.kw, 1)));
+  for (int64_t b = 0; b < g.n; ++b)
+    for (int64_t i = 0; i < g.oh; ++i)
+      for (int64_t j = 0; j < g.ow; ++j) {
+        int64_t count = 0;
+        for (int64_t di = 0; di < g.kh; ++di) {
+          int64_t y = i * g.sh + di * g.dh - g.padTop;
+          if (y < 0 || y >= g.h) continue;
+          for (int64_t dj = 0; dj < g.kw; ++dj) {
+            int64_t x = j * g.sw + dj * g.dw - g.padLeft;
+            if (x >= 0 && x < g.w) taps[size_t(count++)] = (b * g.h + y) * g.w + x;
+          }
+        }
+        f((b * g.oh + i) * g.ow + j, taps.data(), count);
+      }
+}
+
+// The max of one window, channel by channel (`c` channels; `taps`: its
+// in-bounds input pixels in scan order, at least one): its first tap,
+// replaced by a later tap only where that is greater, so the first maximum
+// in scan order wins (and a NaN only when it comes first). `bs` receives the
+// c values, `as` (may be null) the flat element index each was read from.
+// The loops are branch-free selects (vectorized): `tap` holds the winning
+// tap's number per channel, turned into element indices at the end.
+template <class T>
+void pixelMax(int64_t c, const T *x, const int64_t *taps, int64_t count, T *bs, int64_t *as) {
+  const T *x0 = x + taps[0] * c;
+  std::copy(x0, x0 + c, bs);
+  if (!as) {
+    for (int64_t t = 1; t < count; ++t) {
+      const T *xs = x + taps[t] * c;
+      for (int64_t k = 0; k < c; ++k) bs[k] = xs[k] > bs[k] ? xs[k] : bs[k];
+    }
+    return;
+  }
+  thread_local std::vector<int32_t> tapOf;
+  tapOf.assign(size_t(c), 0);
+  int32_t *tp = tapOf.data();
+  for (int64_t t = 1; t < count; ++t) {
+    const T *xs = x + taps[t] * c;
+    for (int64_t k = 0; k < c; ++k) {
+      bool greater = xs[k] > bs[k];
+      bs[k] = greater ? xs[k] : bs[k];
+      tp[k] = greater ? int32_t(t) : tp[k];
+    }
+  }
+  for (int64_t k = 0; k < c; ++k) as[k] = taps[tp[k]] * c + k;
+}
+
+// pixelMax of every window into `best` (the pool's output layout) and `arg`
+// (may be null); a window without in-bounds taps gets -inf and index -1.
+template <class T> void windowMax(const WindowGeometry &g, const T *x, T *best, int64_t *arg) {
+  forEachWindow(g, [&](int64_t op, const int64_t *taps, int64_t count) {
+    T *bs = best + op * g.c;
+    int64_t *as = arg ? arg + op * g.c : nullptr;
+    if (count > 0) return pixelMax(g.c, x, taps, count, bs, as);
+    std::fill(bs, bs + g.c, -std::numeric_limits<T>::infinity());
+    if (as) std::fill(as, as + g.c, int64_t(-1));
+  });
+}
+
 // For every output element, the flat index of the input element it pools
 // (the first maximum of its window).
 template <class T> std::vector<int64_t> maxArgs(const WindowGeometry &g, const T *x) {
   int64_t outPixels = g.n * g.oh * g.ow;
   std::vector<int64_t> arg(size_t(outPixels * g.c), -1);
-  std::vector<T> best(size_t(outPixels * g.c), -std::numeric_limits<T>::infinity());
-  forEachWindowTap(g, [&](int64_t ip, int64_t op, int64_t) {
-    const T *xs = x + ip * g.c;
-    T *bs = best.data() + op * g.c;
-    int64_t *as = arg.data() + op * g.c;
-    for (int64_t c = 0; c < g.c; ++c)
-      if (as[c] < 0 || xs[c] > bs[c]) {
-        bs[c] = xs[c];
-        as[c] = ip * g.c + c;
-      }
-  });
+  std::vector<T> best(size_t(outPixels * g.c));
+  windowMax(g, x, best.data(), arg.data());
   return arg;
 }
 
 std::vector<Tensor> maxPool(std::span<const Tensor> in, const ir::Attrs &attrs) {
   std::vector<Tensor> out = allocateOutputs(OpKind::MaxPool, in, attrs);
   WindowGeometry g = poolGeometry(in[0].shape(), out[0].shape(), attrs);
-  dispatchFloat(in[0].dtype(), [&]<class T>() {
-    const T *x = in[0].data<T>();
-    T *y = out[0].data<T>();
-    std::vector<int64_t> arg = maxArgs(g, x);
-    for (size_t i = 0; i < arg.size(); ++i) y[i] = x[arg[i]];
-  });
+  dispatchFloat(in[0].dtype(), [&]<class T>() { windowMax<T>(g, in[0].data<T>(), out[0].data<T>(), nullptr); });
   return out;
 }
 
-// max_pool_grad(orig_input, grad) -> gradient w.r.t. orig_input.
+// max_pool_grad(orig_input, grad) -> gradient w.r.t. orig_input: each
+// output's gradient added at its window's first maximum, in output order.
 std::vector<Tensor> maxPoolGrad(std::span<const Tensor> in, const ir::Attrs &attrs) {
   std::vector<Tensor> out = allocateOutputs(OpKind::MaxPoolGrad, in, attrs);
   WindowGeometry g = poolGeometry(in[0].shape(), in[1].shape(), attrs);
   dispatchFloat(in[0].dtype(), [&]<class T>() {
-    const T *dy = in[1].data<T>();
+    const T *x = in[0].data<T>(), *dy = in[1].data<T>();
     T *dx = out[0].data<T>();
     std::fill(dx, dx + out[0].numElements(), T(0));
-    std::vector<int64_t> arg = maxArgs(g, in[0].data<T>());
-    for (size_t i = 0; i < arg.size(); ++i) dx[arg[i]] += dy[i];
+    // One output pixel's maxima at a time (no arrays the size of the output).
+    std::vector<T> best(size_t(g.c));
+    std::vector<int64_t> arg(size_t(g.c));
+    forEachWindow(g, [&](int64_t op, const int64_t *taps, int64_t count) {
+      if (count == 0) return;
+      pixelMax(g.c, x, taps, count, best.data(), arg.data());
+      const T *ds = dy + op * g.c;
+      for (int64_t c = 0; c < g.c; ++c) dx[arg[size_t(c)]] += ds[c];
+    });
   });
   return out;
 }

@@ -107,8 +107,7 @@ std::vector<Tensor> stack(std::span<const Tensor> in, const ir::Attrs &attrs) {
   int64_t row = in[0].numElements() / std::max<int64_t>(outer, 1);
   int64_t n = int64_t(in.size());
   for (int64_t k = 0; k < n; ++k)
-    for (int64_t a = 0; a < outer; ++a)
-      for (int64_t j = 0; j < row; ++j) copyElement(in[size_t(k)], a * row + j, o, (a * n + k) * row + j);
+    for (int64_t a = 0; a < outer; ++a) copyElements(in[size_t(k)], a * row, o, (a * n + k) * row, row);
   return out;
 }
 
@@ -136,8 +135,7 @@ std::vector<Tensor> gather(std::span<const Tensor> in, const ir::Attrs &attrs) {
         fail(OpKind::Gather, fmt::format("indices{} = {} is not in [0, {})", where.empty() ? "" : "[" + where + "]",
                                          v, len));
       }
-      for (int64_t b = 0; b < inner; ++b)
-        copyElement(p, (a * len + v) * inner + b, out[0], (a * ni + j) * inner + b);
+      copyElements(p, (a * len + v) * inner, out[0], (a * ni + j) * inner, inner);
     }
   return out;
 }
@@ -151,11 +149,20 @@ std::vector<Tensor> stridedSlice(std::span<const Tensor> in, const ir::Attrs &at
   std::vector<int64_t> idx(r, 0);
   int64_t n = o.numElements();
   if (n == 0) return {o};
+  // Dims [k, r) are read as contiguous runs of `run` elements: a step-1
+  // last dim, with the dims before it while the ones after are whole.
+  size_t k = r;
+  int64_t run = 1;
+  while (k > 0 && plan.dims[k - 1].step == 1) {
+    --k;
+    run *= plan.dims[k].size;
+    if (plan.dims[k].start != 0 || plan.dims[k].size != x.shape()[k]) break;
+  }
   int64_t off = 0;
   for (size_t d = 0; d < r; ++d) off += plan.dims[d].start * xs[d];
-  for (int64_t i = 0; i < n; ++i) {
-    copyElement(x, off, o, i);
-    for (size_t d = r; d-- > 0;) {
+  for (int64_t i = 0; i < n; i += run) {
+    copyElements(x, off, o, i, run);
+    for (size_t d = k; d-- > 0;) {
       ++idx[d];
       off += plan.dims[d].step * xs[d];
       if (idx[d] < plan.dims[d].size) break;

@@ -55,6 +55,7 @@ struct ConcreteFunction : Object, CycleTracked {
   // addresses are not reused by other objects (function.cpp, identityKeyed).
   std::vector<Value> identityKeyedArgs;
   TraceInfo info;
+  std::vector<std::string> emitHeader;  // --emit=graph-opt: above its specializations
   const char *typeName() const override { return "ConcreteFunction"; }
   ConcreteSignature printedSignature(Interpreter &in) const {
     ConcreteSignature sig;

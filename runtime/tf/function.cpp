@@ -347,8 +347,13 @@ Ref<ConcreteFunction> FunctionWrapper::trace(Interpreter &in, const std::vector<
   cf->info.reason = std::move(retraceNote);
   retraceNote.clear();
   const RunOptions &o = in.options();
-  const Executable *runs = o.emitGraph || o.emitLlvm || o.emitAsm ? &cf->executable(in.profiler()) : nullptr;
+  Executable *runs = o.emitGraph || o.emitLlvm || o.emitAsm ? &cf->executable(in.profiler()) : nullptr;
   reportTrace(in, cf->info, g, runs ? &runs->module() : nullptr, pyFunc, autograph);
+  if (runs && o.emitGraph) {
+    // Its shape specializations are printed under the same header.
+    cf->emitHeader = traceHeader(cf->info);
+    runs->setReportHeader(&cf->emitHeader);
+  }
   lastTrace = cf;
   return cf;
 }
@@ -593,8 +598,7 @@ std::optional<Value> FunctionWrapper::callGeneral(Interpreter &in, Args args, co
   in.restoreSpan(callSite);  // tracing moved it into the function's body
   Executable &exec = cf->executable(in.profiler());
   if (c.onGraphRun) c.onGraphRun(in, *cf->scope, exec.function());
-  if (in.profilingOps())
-    in.profiler()->labelFunction(exec.function(), fmt::format("{}, trace {}", name, cf->info.number));
+  if (in.profilingOps()) exec.setProfileLabel(fmt::format("{}, trace {}", name, cf->info.number));
   bool taped = !c.tapes.empty();
   // The common call: a few tensors, no tape: their handles in place (no
   // vector), moved in.

@@ -1,7 +1,8 @@
 // _tf_data_native: the per-element loop of tf.data's shuffle buffer
 // (lib/tf/data/_tf_data_order.tfs), native because it runs once per
 // element of every shuffled dataset: written in .tfs it was most of the
-// time of a shuffle().batch() pipeline (2.4 us an element).
+// time of a shuffle().batch() pipeline (2.4 us an element); and
+// batched_map (batched_map.cpp: a map function run on whole batches).
 #include "lib/tf/tf_lib.h"
 #include "runtime/kernels/philox.h"
 
@@ -66,11 +67,14 @@ Value shuffleTake(Interpreter &in, const Bound &a) {
 
 }  // namespace
 
+void addBatchedMap(Interpreter &in, ModuleObject &m);  // batched_map.cpp
+
 void registerDataModules() {
   Interpreter::registerNativeModule("_tf_data_native", [](Interpreter &in) -> Value {
     auto m = make<ModuleObject>("_tf_data_native");
     m->scope->vars["shuffle_take"] = nativeWithSignature(
         in, "shuffle_take(ring, pending, n, size, start, end, seed, seed2, words_used)", shuffleTake);
+    addBatchedMap(in, *m);
     return Value(m);
   });
 }
