@@ -23,7 +23,6 @@ TFS=$(cd "$(dirname "$TFS")" && pwd)/$(basename "$TFS")
 # The peers (numpy, C++) on the OpenBLAS kernels tfs uses (Note [OpenBLAS
 # core type] in runtime/kernels/gemm.cpp: tfs replaces OpenBLAS's SSE3
 # fallback on CPUs newer than the library).
-. "$HERE/../tests/oracle_blas.sh"
 
 # One thread everywhere (BLAS, OpenMP, Numba, torch).
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 NUMBA_NUM_THREADS=1

@@ -7,7 +7,6 @@
 # split on spaces), its stdin from NAME.stdin. Skips (77) when python3 is absent.
 set -u
 TFS="$1"; FILE="$2"
-. "$(dirname "$0")/oracle_blas.sh"
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY="$(command -v python3 || true)"
 [ -n "$PY" ] || { echo "python3 not found: skipping"; exit 77; }

@@ -8,7 +8,6 @@
 # the files tfs wrote) and fails the test by exiting nonzero.
 set -u
 TFS="$1"; FILE="$2"; base="${FILE%.tfs}"
-. "$(dirname "$0")/oracle_blas.sh"
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT
 [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import numpy' 2>/dev/null || { echo "no numpy oracle"; exit 77; }
 (cd "$tmp" && /usr/bin/python3 "$base.py") >"$tmp/oracle" || { echo "oracle failed"; exit 1; }

@@ -5,7 +5,6 @@
 # on the same line of the script. Skips (77) without python3 + numpy.
 set -u
 TFS="$1"; FILE="$2"
-. "$(dirname "$0")/oracle_blas.sh"
 PY=/usr/bin/python3
 [ -x "$PY" ] && "$PY" -c "import numpy" 2>/dev/null || { echo "python3 with numpy not found: skipping"; exit 77; }
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT

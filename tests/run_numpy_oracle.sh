@@ -6,7 +6,6 @@
 # Skips (77) when numpy is absent.
 set -u
 TFS="$1"; FILE="$2"; base="${FILE%.tfs}"
-. "$(dirname "$0")/oracle_blas.sh"
 PY=/usr/bin/python3
 "$PY" -c "import numpy" 2>/dev/null || { echo "python3 with numpy not found: skipping"; exit 77; }
 tmp="$(mktemp -d)"; trap 'rm -rf "$tmp"' EXIT

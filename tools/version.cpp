@@ -10,8 +10,8 @@
 namespace tfs::tools {
 
 std::string versionText() {
-  // The OpenBLAS kernels (Note [OpenBLAS core type]): the test scripts run
-  // the numpy oracle on the same ones.
+  // The OpenBLAS kernels OpenBLAS chose for this CPU (Note [OpenBLAS core
+  // type]): benchmarks and numpy comparisons are read against them.
   return fmt::format("tfs {} (commit {})\n"
                      "LLVM {}\n"
                      "OpenBLAS kernels: {}\n"

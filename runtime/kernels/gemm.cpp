@@ -12,56 +12,22 @@
 #include <cblas.h>
 
 #include <cmath>
-#include <cstdlib>
-#include <cstring>
 #include <vector>
 
 // Note [OpenBLAS core type]
 // Debian's OpenBLAS (0.3.21, DYNAMIC_ARCH) picks its kernels by the CPU's
 // family and model number; a CPU newer than the library (Emerald Rapids,
-// model 207, on the development machines) is "Prescott": SSE3 kernels, 3-4x
-// slower GEMMs on an AVX-512 core (a Keras CNN training step: sgemm was 40%
-// of its time). When OpenBLAS fell back to Prescott and the CPU has AVX-512
-// (or AVX2 + FMA), tfs re-runs OpenBLAS's core selection once at start-up
-// with OPENBLAS_CORETYPE naming the kernels the CPU can run (SkylakeX,
-// Haswell), as a user setting that variable would. A user's own
-// OPENBLAS_CORETYPE is left alone; so is a library without DYNAMIC_ARCH
-// (the selection functions are weak references, null there).
+// model 207, on the development machines) gets the SSE3 "Prescott" kernels.
+// tfs keeps the kernels OpenBLAS chose (OPENBLAS_CORETYPE is the user's and
+// the CI's setting, not tfs's): `tfs --version` names them, so a benchmark
+// or a last-bit difference from numpy can be read against them.
 extern "C" {
 char *openblas_get_corename(void) __attribute__((weak));
-void gotoblas_dynamic_init(void) __attribute__((weak));
-void gotoblas_dynamic_quit(void) __attribute__((weak));
 }
 
 namespace tfs::runtime::kernels {
 
 namespace {
-
-const char *betterBlasCore() {
-  if (!openblas_get_corename || !gotoblas_dynamic_init || !gotoblas_dynamic_quit) return nullptr;
-  if (std::getenv("OPENBLAS_CORETYPE")) return nullptr;
-  const char *core = openblas_get_corename();
-  if (!core || std::strcmp(core, "Prescott") != 0) return nullptr;
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
-    return "SkylakeX";
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "Haswell";
-  return nullptr;
-}
-
-// Runs before main (after OpenBLAS's own initialization: a library's
-// constructors run before those of the program that links it), while only
-// one thread runs.
-[[maybe_unused]] const bool blasCoreChosen = [] {
-  const char *core = betterBlasCore();
-  if (!core) return false;
-  setenv("OPENBLAS_CORETYPE", core, 1);
-  gotoblas_dynamic_quit();
-  gotoblas_dynamic_init();
-  unsetenv("OPENBLAS_CORETYPE");  // scripts see the environment they were given
-  return true;
-}();
 
 // Columns [j, j + W) of row i of c: W accumulators (registers: the
 // compiler vectorizes the constant-width loops) take x * b[p][j..] for p in
