@@ -185,6 +185,11 @@ Value makeVariable(Interpreter &in, const Value &init, std::optional<DType> dtyp
   if (v1 && c.v1Graph) v->name = c.v1Graph->uniqueName(v->name);
   v->name += ":0";
   v->graphMode = v1;
+  // TF 2.15's eager ResourceVariable runs these ops to make its handle,
+  // check the name is not reused (an Assert named EagerVariableNameReuse)
+  // and assign the initial value.
+  for (const char *op : {"VarHandleOp", "VarIsInitializedOp", "LogicalNot", "Assert", "AssignVariableOp"})
+    if (!v1 && !currentGraph(in)) logEagerOpPlacement(in, op);
   if (v1) {  // a graph variable: in the v1 collections, its initializer assigns this value again
     v->initialValue = wrap(t->eager);
     c.globalVariables.push_back(v);
@@ -664,6 +669,9 @@ Value makeTfModule(Interpreter &in, bool v1) {
   linalg->lazy = [](Interpreter &in, const std::string &name) {
     if (auto f = preludeApi(in, "_tf_linalg", "linalg_api", name)) return f;
     if (auto f = preludeApi(in, "_tf_linalg_lu", "linalg_api", name)) return f;
+    // tf.linalg.LinearOperator and its subclasses (linalg/_tf_linear_operators.tfs).
+    if (name.rfind("LinearOperator", 0) == 0)
+      if (auto f = preludeApi(in, "_tf_linear_operators", "linalg_api", name)) return f;
     if (auto f = preludeApi(in, "_tf_ops_more", "linalg_api", name)) return f;
     return preludeApi(in, "_tf_math_extra", "linalg_api", name);
   };
@@ -707,6 +715,12 @@ void registerTfModules() {
       int64_t seed = ctx(in).globalSeed;
       return seed >= 0 ? Value::integer(seed) : Value();
     });
+    // tf.debugging.set_log_device_placement (debugging/_tf_debugging.tfs).
+    m->scope->vars["set_log_device_placement"] =
+        nativeWithSignature(in, "set_log_device_placement(enabled)", [](Interpreter &in, const Bound &a) {
+          ctx(in).logDevicePlacement = in.truth(a["enabled"]);
+          return Value();
+        });
     // tf.map_fn and friends around their per-element calls (_tf_control.tfs).
     m->scope->vars["enter_unrolled"] = nativeWithSignature(in, "enter_unrolled(what)", [](Interpreter &in, const Bound &a) {
       enterUnrolledLoop(in, in.str(a["what"]));

@@ -66,6 +66,14 @@ std::string eagerOpErrorMessage(const std::string &message) {
   return prefix + message + " name: ";
 }
 
+void logEagerOpPlacement(Interpreter &in, const char *opType) {
+  if (!ctx(in).logDevicePlacement) return;
+  std::string line = fmt::format("Executing op {} in device /job:localhost/replica:0/task:0/device:CPU:0\n", opType);
+  std::fflush(stdout);  // a merged stream keeps program order
+  std::fwrite(line.data(), 1, line.size(), stderr);
+  std::fflush(stderr);
+}
+
 void raiseEagerOpError(Interpreter &in, const ir::OpError &e) {
   raiseTf(in, e.errorClass, eagerOpErrorMessage(e.message));
 }
@@ -631,6 +639,7 @@ std::vector<Ref<TensorObject>> callOp(Interpreter &in, ir::OpKind kind,
   std::vector<Tensor> args;
   for (auto &t : inputs) args.push_back(t->eager);
   std::vector<Tensor> results;
+  logEagerOpPlacement(in, ir::tfOpType(kind));
   try {
     if (in.profilingOps()) {
       int64_t start = Profiler::nowNs();

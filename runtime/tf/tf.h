@@ -244,6 +244,7 @@ struct TfContext {
   bool eagerDisabled = false;
   bool tensorEqualityDisabled = false;   // tf.compat.v1.disable_tensor_equality
   bool runFunctionsEagerly = false;      // tf.config.run_functions_eagerly
+  bool logDevicePlacement = false;       // tf.debugging.set_log_device_placement
   std::vector<TapeObject *> tapes;
   std::vector<std::string> nameScopes;    // "a/b/" prefixes
   std::vector<Ref<VariableObject>> globalVariables;  // v1 collection
@@ -364,6 +365,10 @@ frontend::SourceSpan stagingSpan(Interpreter &in);
 // The same for an op run eagerly, in TF's eager wording (see dispatch.cpp).
 [[noreturn]] void raiseEagerOpError(Interpreter &in, const ir::OpError &e);
 std::string eagerOpErrorMessage(const std::string &message);
+// tf.debugging.set_log_device_placement(True): the line TF's eager runtime
+// logs for each op it runs ("Executing op MatMul in device
+// /job:localhost/replica:0/task:0/device:CPU:0"), on stderr.
+void logEagerOpPlacement(Interpreter &in, const char *opType);
 // A tensor's elements as Python values in nested lists (dispatch.cpp).
 Value tensorToList(Interpreter &in, const Tensor &t, char textKind);
 

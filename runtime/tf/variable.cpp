@@ -87,6 +87,7 @@ Value readVariableAsIs(Interpreter &in, VariableObject &v) {
   }
   if (!v.value || !v.value->valid())
     raiseTf(in, "FailedPreconditionError", fmt::format("Could not find variable {}. This could mean that the variable has been deleted. In TF1, it can also mean the variable is uninitialized.", v.name));
+  logEagerOpPlacement(in, "ReadVariableOp");
   auto t = make<TensorObject>();
   t->eager = *v.value;
   for (TapeObject *tape : ctx(in).tapes) {
@@ -147,6 +148,7 @@ void assignVariable(Interpreter &in, VariableObject &v, OpKind kind, const Value
     }
     return;
   }
+  logEagerOpPlacement(in, ir::tfOpType(kind));
   Tensor nv = t->eager;
   if (kind != OpKind::AssignVariable) {
     if (!v.value->valid()) raiseTf(in, "FailedPreconditionError", fmt::format("Attempting to use uninitialized value {}", v.name));
@@ -286,6 +288,13 @@ ClassObject *VariableObject::cls() const {
   return resourceVariableClass ? resourceVariableClass : variableClass;
 }
 
+// An eager variable's numpy() and repr read it through read_value(): a
+// ReadVariableOp, then an Identity.
+static void logEagerVariableRead(Interpreter &in) {
+  logEagerOpPlacement(in, "ReadVariableOp");
+  logEagerOpPlacement(in, "Identity");
+}
+
 std::optional<Value> VariableObject::getAttr(Interpreter &in, const std::string &attr) {
   Ref<VariableObject> self(this);
   if (attr == "name") return in.str(name);
@@ -299,10 +308,17 @@ std::optional<Value> VariableObject::getAttr(Interpreter &in, const std::string 
   if (attr == "numpy")
     return in.native("numpy", [self](Interpreter &in, Args, const Kwargs &) -> Value {
       if (!self->value->valid()) raiseTf(in, "FailedPreconditionError", "variable is uninitialized");
+      logEagerVariableRead(in);
       return wrap(*self->value, true);
     });
-  if (attr == "read_value" || attr == "value")
+  if (attr == "value")
     return in.native(attr, [self](Interpreter &in, Args, const Kwargs &) { return readVariable(in, *self); });
+  if (attr == "read_value")
+    return in.native(attr, [self](Interpreter &in, Args, const Kwargs &) {
+      Value r = readVariable(in, *self);
+      if (!currentGraph(in)) logEagerOpPlacement(in, "Identity");  // TF's read_value ends in an identity
+      return r;
+    });
   // A v1 graph's variable assigns through an op (compat_v1's hook).
   if (graphMode && ctx(in).v1AttrHook && attr.rfind("assign", 0) == 0)
     if (auto v = ctx(in).v1AttrHook(in, Value(self), attr)) return v;
@@ -380,6 +396,7 @@ std::optional<std::string> VariableObject::repr(Interpreter &in) {
     return head + ", numpy=" + numpyReprText(read.as<TensorObject>()->eager) + ">";
   }
   if (graphMode || !value->valid() || currentGraph(in)) return head + ">";
+  logEagerVariableRead(in);
   return head + ", numpy=" + numpyReprText(*value) + ">";
 }
 std::optional<std::string> VariableObject::str(Interpreter &in) { return repr(in); }

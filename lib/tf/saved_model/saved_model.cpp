@@ -12,6 +12,7 @@
 #include "ir/verifier.h"
 #include "lib/tf/tf_lib.h"
 #include "lib/tf/distribute/distribute_native.h"
+#include "lib/tf/io/io_lib.h"
 #include "lib/tf/saved_model/saved_model_files.h"
 #include "lib/tf/saved_model/saved_object_graph.h"
 #include "runtime/tf/concrete_function.h"
@@ -471,7 +472,8 @@ void installSavedModel(Interpreter &in, ModuleObject &tf) {
     auto args = in.bindArgs("load", a, kw, {"export_dir", "tags", "options"}, {std::nullopt, Value(), Value()});
     callSavedModelHelper(in, "check_options",
                          {args[2], savedModelHelper(in, "LoadOptions"), in.str("tf.saved_model.LoadOptions")});
-    return load(in, in.str(args[0]));
+    // A str, bytes (what Estimator.export_saved_model returns) or PathLike.
+    return load(in, io::pathArg(in, args[0]));
   });
   // The option classes are .tfs (_tf_saved_model.tfs), imported on first use
   // (the prelude imports tensorflow, which is being made here).
