@@ -52,6 +52,7 @@ std::optional<Value> preludeApi(Interpreter &in, const char *module, const char 
 std::optional<Value> trainApi(Interpreter &in, const std::string &name) {
   if (name == "ClusterSpec") return in.getAttr(importPreludeModule(in, "_tf_device"), name);
   if (auto proto = io::exampleProtoClass(in, name)) return proto;
+  if (name == "checkpoints_iterator") return in.getAttr(importPreludeModule(in, "_tf_checkpoints_iterator"), name);
   // Checkpoints (lib/tf/train/_tf_checkpoint.tfs).
   Value api = in.call(in.getAttr(importPreludeModule(in, "_tf_checkpoint"), "train_api"), {});
   if (auto *d = api.as<DictObject>())
