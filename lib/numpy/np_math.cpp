@@ -256,7 +256,10 @@ void addUfuncFunctions(Defs &defs) {
                       std::optional<DType> dt = dtypeParam(in, b["dtype"]);
                       // fabs has float loops only (e, f, d): an integer or bool input
                       // takes the float type sqrt would, np.fabs(3) is 3.0.
-                      checkUfuncInputs(in, b, ufuncName(op), {b["x"]}, dt);
+                      // a predicate's dtype= is its output's (np.isnan(x, dtype=bool))
+                      bool predicate = op == Unary::IsNan || op == Unary::IsInf || op == Unary::IsFinite ||
+                                       op == Unary::Signbit || op == Unary::LogicalNot;
+                      checkUfuncInputs(in, b, ufuncName(op), {b["x"]}, predicate ? std::nullopt : dt);
                       if (fabs && !dt) dt = floatLoopType(asTensor(in, b["x"]).dtype());
                       Tensor r = applyUnary(in, op, b["x"], dt);
                       return finishUfunc(in, b, r, ufuncName(op));
@@ -266,7 +269,12 @@ void addUfuncFunctions(Defs &defs) {
     Binary op = s.op;
     defs.push_back({keep(fmt::format("{}(x1, x2, /, " UFUNC_KW ")", s.name)), [op](Interpreter &in, const Bound &b) {
                       std::optional<DType> dt = dtypeParam(in, b["dtype"]);
-                      checkUfuncInputs(in, b, ufuncName(op), {b["x1"], b["x2"]}, dt);
+                      // a comparison's dtype= is its output's (np.equal(a, b, dtype=bool))
+                      bool predicate = op == Binary::Equal || op == Binary::NotEqual || op == Binary::Less ||
+                                       op == Binary::LessEqual || op == Binary::Greater ||
+                                       op == Binary::GreaterEqual || op == Binary::LogicalAnd ||
+                                       op == Binary::LogicalOr || op == Binary::LogicalXor;
+                      checkUfuncInputs(in, b, ufuncName(op), {b["x1"], b["x2"]}, predicate ? std::nullopt : dt);
                       Tensor r = applyBinary(in, op, b["x1"], b["x2"], dt);
                       return finishUfunc(in, b, r, ufuncName(op));
                     }});
