@@ -3,8 +3,9 @@
 // Every numpy function of the native tables first asks here whether its
 // call involves times: an argument that is a time array or a datetime64 /
 // timedelta64 scalar (also inside a list or tuple, as np.concatenate and
-// np.array take them), or a time `dtype=`. Such a call runs the .tfs
-// function of the same name; a function that file lacks refuses by name
+// np.array take them), or a time `dtype=`. Such a call runs the function
+// of the same name in lib/numpy/_np_time_functions.tfs; one that file lacks
+// refuses by name
 // instead of computing on the raw counts (a silent wrong answer).
 #include "lib/numpy/ndarray.h"
 #include "lib/numpy/object_array.h"
@@ -77,7 +78,7 @@ std::optional<Value> callWithTimeArrays(Interpreter &in, const Signature &sig, A
   for (auto &[k, v] : kw)
     if (!any && k != "dtype") any = holdsTime(v, depth);
   if (!any) return std::nullopt;
-  std::optional<Value> fn = preludeApi(in, "_np_time_array", "time_functions", name);
+  std::optional<Value> fn = preludeApi(in, "_np_time_functions", "time_functions", name);
   if (!fn)
     in.raise("NotImplementedError",
              fmt::format("numpy.{} of datetime64/timedelta64 values is not supported by tfs", name));

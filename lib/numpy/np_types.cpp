@@ -209,7 +209,7 @@ void installTypes(Interpreter &in, ModuleObject &np) {
     if (isObjectDType(b["dtype"])) return objectDTypeValue();
     if (auto text = textDTypeParam(in, b["dtype"])) return textDTypeValue(*text);
     if (isTimeDType(b["dtype"]))  // dtype('<M8[D]'): lib/numpy/_np_time_array.tfs
-      if (auto f = preludeApi(in, "_np_time_array", "time_functions", "dtype"))
+      if (auto f = preludeApi(in, "_np_time_functions", "time_functions", "dtype"))
         return in.call(*f, std::vector<Value>{b["dtype"]});
     return numpyDTypeValue(typeArg(in, b["dtype"]));
   });

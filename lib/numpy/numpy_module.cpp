@@ -201,7 +201,7 @@ std::optional<Value> objectAwareAttribute(Interpreter &in, TensorObject &a, cons
       if (k == "dtype") dtype = &x;
     if (dtype && isObjectDType(*dtype)) return toObjectArray(in, Value(self));
     if (dtype && isTimeDType(*dtype))  // counts as datetime64 / timedelta64 (lib/numpy/_np_time_array.tfs)
-      if (auto f = preludeApi(in, "_np_time_array", "time_functions", "ndarray.astype"))
+      if (auto f = preludeApi(in, "_np_time_functions", "time_functions", "ndarray.astype"))
         return in.call(*f, std::vector<Value>{Value(self), *dtype});
     return in.call(fn, args, kw);
   });
@@ -367,7 +367,7 @@ Value makeNumpyModule(Interpreter &in) {
     if (auto v = preludeApi(in, "_np_extra", "numpy_api", name)) return v;
     // More of numpy's Python-level functions, one .tfs file per job.
     for (const char *module : {"_np_elementwise", "_np_select", "_np_bits", "_np_poly", "_np_index_tricks", "_np_misc",
-                               "_np_more", "_np_concatenator", "_np_time_array", "_np_datetime"})
+                               "_np_more", "_np_concatenator", "_np_time_functions", "_np_datetime"})
       if (auto v = preludeApi(in, module, "numpy_api", name)) return asUfunc(name, *v);
     expiredAlias(in, name);
     return std::nullopt;
