@@ -288,7 +288,8 @@ std::optional<DType> dtypeParam(Interpreter &in, const Value &v) {
   if (isObjectDType(v))  // the functions that make object arrays check before they get here
     in.raise("NotImplementedError", "dtype=object (numpy object arrays) is not supported by tfs in this function");
   if (textDTypeParam(in, v)) return DType::String;  // 'U5', np.str_, ... (ndarray_text.h)
-  // np.datetime64 / np.timedelta64 are scalars only (lib/numpy/_np_datetime.tfs).
+  // Time arrays are .tfs objects (lib/numpy/_np_time_array.tfs) that the numpy
+  // functions send there before they read a dtype (np_time_dispatch.cpp).
   auto *cls = v.as<ClassObject>();
   bool timeClass = false;
   if (cls && (cls->name == "datetime64" || cls->name == "timedelta64"))
@@ -298,7 +299,7 @@ std::optional<DType> dtypeParam(Interpreter &in, const Value &v) {
                     (text->s.find("datetime64") != std::string::npos || text->s.find("timedelta64") != std::string::npos ||
                      text->s.find("M8") != std::string::npos || text->s.find("m8") != std::string::npos)))
     in.raise("NotImplementedError", fmt::format("datetime64/timedelta64 arrays (dtype {}) are not supported by tfs "
-                                                "(np.datetime64 and np.timedelta64 scalars are)", in.repr(v)));
+                                                "in this function", in.repr(v)));
   if (auto *s = v.as<StrObject>()) {
     if (auto d = parseNumpyDTypeName(s->s)) return d;
     in.raise("TypeError", fmt::format("data type {} not understood", in.repr(v)));

@@ -158,6 +158,12 @@ void assignAll(Interpreter &in, TensorObject &a, const Tensor &values);
 // numpy's `out=` argument: result written into `out` (same_kind casting,
 // its shape must match) and `out` returned; None: the result itself.
 Value storeOut(Interpreter &in, const Value &out, const Tensor &result, const char *ufunc, bool scalarResult = true);
+// storeOut under another casting rule (a ufunc's casting= argument): `rule`
+// names it in the error.
+Value storeOutCasting(Interpreter &in, const Value &out, const Tensor &result, const char *ufunc,
+                      bool (*castable)(DType, DType), const char *rule, bool scalarResult = true);
+// numpy's UFuncTypeError (what a casting rule refuses).
+Ref<ClassObject> castingErrorClass(Interpreter &in);
 
 // --- indexing (ndarray_index.cpp) ------------------------------------------------------
 

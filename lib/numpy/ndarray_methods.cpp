@@ -9,6 +9,7 @@
 #include "lib/numpy/numpy_lib.h"
 #include "lib/numpy/np_shape.h"
 #include "lib/numpy/ufunc.h"
+#include "lib/numpy/ufunc_kwargs.h"
 
 #include <fmt/format.h>
 #include <map>
@@ -74,9 +75,10 @@ std::vector<MethodDef> ownMethods() {
                  return squeezeArray(in, Value(Ref<Object>(&a)), b["axis"]);
                }});
   m.push_back({"copy(order='C')", [](Interpreter &in, TensorObject &a, const Bound &) { return newArray(a.eager.copy()); }});
-  m.push_back({"astype(dtype, order='K', casting=!'unsafe', subok=!True, copy=True)",
+  m.push_back({"astype(dtype, order='K', casting='unsafe', subok=!True, copy=True)",
                [](Interpreter &in, TensorObject &a, const Bound &b) {
                  DType d = dtypeParam(in, b["dtype"]).value_or(DType::Float64);
+                 checkArrayCasting(in, {a.eager}, d, b["casting"]);
                  std::optional<TextDType> text = textDTypeParam(in, b["dtype"]);
                  if (d == DType::String || a.eager.dtype() == DType::String) return castText(in, a, d, text);
                  if (d == a.eager.dtype() && !in.truth(b["copy"])) return Value(Ref<Object>(&a));

@@ -126,7 +126,6 @@ void assignAll(Interpreter &in, TensorObject &a, const Tensor &values) {
   writeElements(in, a, all, shape, values);
 }
 
-namespace {
 Ref<ClassObject> castingErrorClass(Interpreter &in) {
   // numpy's _UFuncOutputCastingError displays as its base, UFuncTypeError;
   // kept under a key no script can name, so it is no builtin.
@@ -137,9 +136,13 @@ Ref<ClassObject> castingErrorClass(Interpreter &in) {
   c->module = "numpy.core._exceptions";
   return c;
 }
-}  // namespace
 
 Value storeOut(Interpreter &in, const Value &out, const Tensor &result, const char *ufunc, bool scalarResult) {
+  return storeOutCasting(in, out, result, ufunc, canCastSameKind, "same_kind", scalarResult);
+}
+
+Value storeOutCasting(Interpreter &in, const Value &out, const Tensor &result, const char *ufunc,
+                      bool (*castable)(DType, DType), const char *rule, bool scalarResult) {
   if (out.isNone()) return scalarResult ? scalarOrArray(result) : newArray(result);
   Value target = out;
   if (auto *t = out.as<TupleObject>(); t && t->items.size() == 1) target = t->items[0];
@@ -148,11 +151,11 @@ Value storeOut(Interpreter &in, const Value &out, const Tensor &result, const ch
   if (o->eager.shape() != result.shape())
     in.raise("ValueError", fmt::format("non-broadcastable output operand with shape {} doesn't match the broadcast "
                                        "shape {}", shapeText(o->eager.shape()), shapeText(result.shape())));
-  if (!canCastSameKind(result.dtype(), o->eager.dtype()))
+  if (!castable(result.dtype(), o->eager.dtype()))
     in.raiseValue(in.newException(castingErrorClass(in),
                                   fmt::format("Cannot cast ufunc '{}' output from dtype('{}') to dtype('{}') with "
-                                              "casting rule 'same_kind'", ufunc, numpyDTypeName(result.dtype()),
-                                              numpyDTypeName(o->eager.dtype()))));
+                                              "casting rule '{}'", ufunc, numpyDTypeName(result.dtype()),
+                                              numpyDTypeName(o->eager.dtype()), rule)));
   // A whole root array of numbers (a += b, np.add(a, b, out=a)): the result
   // becomes its buffer, in place of copying it element by element through
   // assignAll's positions. Another holder of the old buffer keeps it, as

@@ -4,6 +4,7 @@
 // take_along_axis, pad, broadcast_arrays. Splits return views, as numpy's do.
 #include "lib/numpy/ndarray_text.h"
 #include "lib/numpy/np_shape.h"
+#include "lib/numpy/ufunc_kwargs.h"
 #include "lib/tf/tf_lib.h"
 
 #include <fmt/format.h>
@@ -114,12 +115,12 @@ Tensor concat(Interpreter &in, std::vector<Tensor> ts, int64_t axisArg, bool fla
 }
 
 Value concatenate(Interpreter &in, const Bound &b) {
-  if (in.str(b["casting"]) != "same_kind")
-    in.raise("NotImplementedError", "concatenate() argument 'casting' is not supported by tfs");
   std::vector<Tensor> ts = tensorsOf(in, b["arrays"]);
   std::optional<TextDType> text = b.isNone("dtype") ? textWithNumbers(in, b["arrays"], ts) : std::nullopt;
   bool flatten = b.isNone("axis");
-  Tensor r = concat(in, ts, flatten ? 0 : in.toIndex(b["axis"]), flatten, dtypeParam(in, b["dtype"]));
+  std::optional<DType> dtype = dtypeParam(in, b["dtype"]);
+  checkArrayCasting(in, ts, dtype, b["casting"]);
+  Tensor r = concat(in, ts, flatten ? 0 : in.toIndex(b["axis"]), flatten, dtype);
   return markJoined(storeOut(in, b["out"], r, "concatenate", false), text);
 }
 
@@ -135,7 +136,9 @@ Value stack(Interpreter &in, const Bound &b) {
     s.insert(s.begin() + axis, 1);
     t = t.reshaped(s);
   }
-  return markJoined(storeOut(in, b["out"], concat(in, ts, axis, false, dtypeParam(in, b["dtype"])), "stack", false), text);
+  std::optional<DType> dtype = dtypeParam(in, b["dtype"]);
+  checkArrayCasting(in, ts, dtype, b["casting"]);
+  return markJoined(storeOut(in, b["out"], concat(in, ts, axis, false, dtype), "stack", false), text);
 }
 
 Value stackLike(Interpreter &in, const Bound &b, char kind, bool hasDType = true) {
@@ -155,7 +158,9 @@ Value stackLike(Interpreter &in, const Bound &b, char kind, bool hasDType = true
   if (kind == 'h') axis = ts[0].rank() == 1 ? 0 : 1;
   if (kind == 'c') axis = 1;
   if (kind == 'd') axis = 2;
-  return markJoined(newArray(concat(in, ts, axis, false, hasDType ? dtypeParam(in, b["dtype"]) : std::nullopt)), text);
+  std::optional<DType> dtype = hasDType ? dtypeParam(in, b["dtype"]) : std::nullopt;
+  if (hasDType) checkArrayCasting(in, ts, dtype, b["casting"]);
+  return markJoined(newArray(concat(in, ts, axis, false, dtype)), text);
 }
 
 // The views split / array_split return.
@@ -516,9 +521,9 @@ Value takeAlongAxis(Interpreter &in, const Bound &b) {
 void addJoinFunctions(Defs &defs) {
   auto add = [&](const char *sig, SignedFn fn) { defs.push_back({sig, std::move(fn)}); };
   add("concatenate(arrays, axis=0, out=None, *, dtype=None, casting='same_kind')", concatenate);
-  add("stack(arrays, axis=0, out=None, *, dtype=None, casting=!'same_kind')", stack);
-  add("vstack(tup, *, dtype=None, casting=!'same_kind')", [](Interpreter &in, const Bound &b) { return stackLike(in, b, 'v'); });
-  add("hstack(tup, *, dtype=None, casting=!'same_kind')", [](Interpreter &in, const Bound &b) { return stackLike(in, b, 'h'); });
+  add("stack(arrays, axis=0, out=None, *, dtype=None, casting='same_kind')", stack);
+  add("vstack(tup, *, dtype=None, casting='same_kind')", [](Interpreter &in, const Bound &b) { return stackLike(in, b, 'v'); });
+  add("hstack(tup, *, dtype=None, casting='same_kind')", [](Interpreter &in, const Bound &b) { return stackLike(in, b, 'h'); });
   add("dstack(tup)", [](Interpreter &in, const Bound &b) { return stackLike(in, b, 'd', false); });
   add("column_stack(tup)", [](Interpreter &in, const Bound &b) { return stackLike(in, b, 'c', false); });
   // An instance with swapaxes (a pandas DataFrame) is split as numpy's

@@ -2,6 +2,7 @@
 // helpers built on them: round / around, clip, where, isclose, allclose,
 // array_equal, nan_to_num, and the one-argument where (nonzero).
 #include "lib/numpy/ufunc.h"
+#include "lib/numpy/ufunc_kwargs.h"
 
 #include <cmath>
 #include <complex>
@@ -13,9 +14,9 @@ namespace tfs::runtime::tf::numpy {
 
 namespace {
 
-// numpy's ufunc keyword arguments; `where`, `casting`, `order`, `subok`
-// other than their defaults are not implemented.
-#define UFUNC_KW "out=None, *, where=!True, casting=!'same_kind', order=!'K', dtype=None, subok=!True"
+// numpy's ufunc keyword arguments (where=, casting=, order=, subok=:
+// np_ufunc_kwargs.cpp); a ufunc signature= or extobj= is not implemented.
+#define UFUNC_KW "out=None, *, where=True, casting='same_kind', order='K', dtype=None, subok=True, signature=!None, extobj=!None"
 
 struct UnarySpec {
   const char *name;
@@ -255,16 +256,27 @@ void addUfuncFunctions(Defs &defs) {
                       std::optional<DType> dt = dtypeParam(in, b["dtype"]);
                       // fabs has float loops only (e, f, d): an integer or bool input
                       // takes the float type sqrt would, np.fabs(3) is 3.0.
+                      // a predicate's dtype= is its output's (np.isnan(x, dtype=bool))
+                      bool predicate = op == Unary::IsNan || op == Unary::IsInf || op == Unary::IsFinite ||
+                                       op == Unary::Signbit || op == Unary::LogicalNot;
+                      checkUfuncInputs(in, b, ufuncName(op), {b["x"]}, predicate ? std::nullopt : dt);
                       if (fabs && !dt) dt = floatLoopType(asTensor(in, b["x"]).dtype());
                       Tensor r = applyUnary(in, op, b["x"], dt);
-                      return storeOut(in, b["out"], r, ufuncName(op));
+                      return finishUfunc(in, b, r, ufuncName(op));
                     }});
   }
   for (const auto &s : kBinary) {
     Binary op = s.op;
     defs.push_back({keep(fmt::format("{}(x1, x2, /, " UFUNC_KW ")", s.name)), [op](Interpreter &in, const Bound &b) {
-                      Tensor r = applyBinary(in, op, b["x1"], b["x2"], dtypeParam(in, b["dtype"]));
-                      return storeOut(in, b["out"], r, ufuncName(op));
+                      std::optional<DType> dt = dtypeParam(in, b["dtype"]);
+                      // a comparison's dtype= is its output's (np.equal(a, b, dtype=bool))
+                      bool predicate = op == Binary::Equal || op == Binary::NotEqual || op == Binary::Less ||
+                                       op == Binary::LessEqual || op == Binary::Greater ||
+                                       op == Binary::GreaterEqual || op == Binary::LogicalAnd ||
+                                       op == Binary::LogicalOr || op == Binary::LogicalXor;
+                      checkUfuncInputs(in, b, ufuncName(op), {b["x1"], b["x2"]}, predicate ? std::nullopt : dt);
+                      Tensor r = applyBinary(in, op, b["x1"], b["x2"], dt);
+                      return finishUfunc(in, b, r, ufuncName(op));
                     }});
   }
 }

@@ -5,6 +5,7 @@
 #include "lib/numpy/ndarray_text.h"
 #include "lib/numpy/numpy_lib.h"
 #include "lib/numpy/object_array.h"
+#include "lib/numpy/time_dispatch.h"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -207,6 +208,9 @@ void installTypes(Interpreter &in, ModuleObject &np) {
     if (auto *d = b["dtype"].as<NumpyDTypeObject>()) return Value(Ref<Object>(d));
     if (isObjectDType(b["dtype"])) return objectDTypeValue();
     if (auto text = textDTypeParam(in, b["dtype"])) return textDTypeValue(*text);
+    if (isTimeDType(b["dtype"]))  // dtype('<M8[D]'): lib/numpy/_np_time_array.tfs
+      if (auto f = preludeApi(in, "_np_time_functions", "time_functions", "dtype"))
+        return in.call(*f, std::vector<Value>{b["dtype"]});
     return numpyDTypeValue(typeArg(in, b["dtype"]));
   });
 }

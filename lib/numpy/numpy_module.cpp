@@ -10,6 +10,7 @@
 #include "lib/numpy/ndarray_text.h"
 #include "lib/numpy/numpy_lib.h"
 #include "lib/numpy/object_array.h"
+#include "lib/numpy/time_dispatch.h"
 #include "lib/numpy/ufunc.h"
 #include "runtime/tf/foreign_arrays.h"
 
@@ -92,6 +93,8 @@ void defineAll(Interpreter &in, ModuleObject &m, const Defs &defs) {
       return finishText(in, fn(in, b), boundSources(*sig, b), boundDType(*sig, b));
     };
     m.scope->vars[sig->name()] = in.native(sig->name(), [sig, numeric](Interpreter &in, Args a, const Kwargs &kw) {
+      if (std::optional<Value> r = callWithTimeArrays(in, *sig, a, kw)) return *r;
+      if (std::optional<Value> r = callArraySubclassMethod(in, *sig, a, kw)) return *r;
       if (std::optional<Value> r = callWithObjectArrays(in, sig->name(), numeric, a, kw)) return *r;
       return numeric(in, a, kw);
     });
@@ -197,6 +200,9 @@ std::optional<Value> objectAwareAttribute(Interpreter &in, TensorObject &a, cons
     for (auto &[k, x] : kw)
       if (k == "dtype") dtype = &x;
     if (dtype && isObjectDType(*dtype)) return toObjectArray(in, Value(self));
+    if (dtype && isTimeDType(*dtype))  // counts as datetime64 / timedelta64 (lib/numpy/_np_time_array.tfs)
+      if (auto f = preludeApi(in, "_np_time_functions", "time_functions", "ndarray.astype"))
+        return in.call(*f, std::vector<Value>{Value(self), *dtype});
     return in.call(fn, args, kw);
   });
 }
@@ -278,9 +284,26 @@ void registerNdarrayHooks() {
   setForeignArrayConversion(objectArrayAsTensorSource);
 }
 
+// np.ndarray(shape, dtype=float): numpy's low-level constructor (zeros, as
+// np.empty is in tfs). Without arguments it makes the built-in part of an
+// instance of a .tfs subclass of np.ndarray (np.ma.MaskedArray, datetime
+// arrays), which keep their elements in attributes of their own.
+static Value constructNdarray(Interpreter &in, Args a, const Kwargs &kw) {
+  static const Signature sig("ndarray(shape=None, dtype=None, buffer=!None, offset=!0, strides=!None, order=None)");
+  Bound b = sig.bind(in, a, kw);
+  if (!b.given("shape")) {
+    if (a.empty() && kw.empty()) return newArray(Tensor::empty(DType::Float64, {0}));
+    in.raise("TypeError", "ndarray() missing required argument 'shape' (pos 1)");
+  }
+  std::vector<Value> args{b["shape"], b.isNone("dtype") ? in.builtin("float") : b["dtype"]};
+  static const Signature zeros(findFunction("zeros")->signature);
+  return findFunction("zeros")->fn(in, zeros.bind(in, Args(args), {}));
+}
+
 Value makeNumpyModule(Interpreter &in) {
   auto np = make<ModuleObject>("numpy");
   installTensorClasses(in);
+  ndarrayClass->construct = constructNdarray;
   axisErrorClass(in);
   defineAll(in, *np, allDefs());
   installTypes(in, *np);
@@ -344,7 +367,7 @@ Value makeNumpyModule(Interpreter &in) {
     if (auto v = preludeApi(in, "_np_extra", "numpy_api", name)) return v;
     // More of numpy's Python-level functions, one .tfs file per job.
     for (const char *module : {"_np_elementwise", "_np_select", "_np_bits", "_np_poly", "_np_index_tricks", "_np_misc",
-                               "_np_more", "_np_concatenator", "_np_datetime"})
+                               "_np_more", "_np_concatenator", "_np_time_functions", "_np_datetime"})
       if (auto v = preludeApi(in, module, "numpy_api", name)) return asUfunc(name, *v);
     expiredAlias(in, name);
     return std::nullopt;
