@@ -41,6 +41,8 @@ std::shared_ptr<CodeInfo> analyzeCode(const std::vector<ast::Param> &params, con
           scan(t->orelse);
           scan(t->finalbody);
         } else if (auto *wi = llvm::dyn_cast<With>(s.get())) scan(wi->body);
+        else if (auto *m = llvm::dyn_cast<Match>(s.get()))
+          for (const auto &c : m->cases) scan(c.body);
       }
     };
     scan(*body);
@@ -172,8 +174,7 @@ Value Evaluator::load(const std::string &name, const Expr &at) {
 void Evaluator::raiseNameError(const std::string &name) {
   // Builtins CPython 3.11 has and tfs does not: named, not "not defined".
   static const std::set<std::string> kCPythonBuiltins = {
-      "BaseExceptionGroup", "EncodingWarning", "ExceptionGroup", "aiter", "anext", "breakpoint",
-      "copyright",          "credits",         "help",           "license", "memoryview"};
+      "EncodingWarning", "aiter", "anext", "breakpoint", "copyright", "credits", "help", "license", "memoryview"};
   if (kCPythonBuiltins.count(name)) in.raise("NotImplementedError", fmt::format("builtin '{}' is not supported by tfs", name));
   Value exc = in.newException(in.exceptionClass("NameError"), fmt::format("name '{}' is not defined", name));
   auto sortedKeys = [](const Scope &s) {

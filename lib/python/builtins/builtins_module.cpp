@@ -12,6 +12,13 @@ void registerBuiltinsModule() {
     m->scope = in.builtins();
     return Value(m);
   });
+  // BaseExceptionGroup and ExceptionGroup (PEP 654) are written in Python
+  // (_exception_group.tfs) and bound as built-in names of every run.
+  Interpreter::registerBuiltins([](Interpreter &in, Scope &builtins) {
+    Value groups = in.importModule("_exception_group");
+    for (const char *name : {"BaseExceptionGroup", "ExceptionGroup"})
+      builtins.vars[name] = in.getAttr(groups, name);
+  });
 }
 
 }  // namespace tfs::runtime
