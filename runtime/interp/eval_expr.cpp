@@ -8,6 +8,7 @@
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/complex_object.h"
 #include "runtime/interp/eval.h"
+#include "runtime/interp/exception_group.h"
 #include "runtime/interp/generator.h"
 #include "runtime/interp/pyformat.h"
 #include "runtime/interp/set_ops.h"
@@ -125,6 +126,7 @@ Value Evaluator::loadNonLocalUncached(const Name &n) {
       if (n.id == "__class__" && f.function && f.function->definingClass)
         return Value(Ref<Object>(f.function->definingClass));
       in.span_ = n.span;
+      if (bindExceptionGroups(in, n.id)) return loadNonLocalUncached(n);
       raiseNameError(n.id);
     }
     found = &b->second;
@@ -166,6 +168,7 @@ Value Evaluator::load(const std::string &name, const Expr &at) {
   if (name == "__class__" && f.function && f.function->definingClass)
     return Value(Ref<Object>(f.function->definingClass));
   in.span_ = at.span;
+  if (bindExceptionGroups(in, name)) return in.builtins_->vars.find(name)->second;
   raiseNameError(name);
 }
 

@@ -6,6 +6,7 @@
 // statement raises (lib/python/builtins/_exception_group.tfs,
 // _combine_raised), or none.
 #include "runtime/interp/eval.h"
+#include "runtime/interp/exception_group.h"
 #include "runtime/interp/traceback_record.h"
 
 #include <fmt/format.h>
@@ -20,7 +21,7 @@ namespace {
 // BaseException, and no exception group type (use `except` for those).
 void checkStarTypes(Interpreter &in, const Value &types) {
   std::vector<Value> list = types.as<TupleObject>() ? types.as<TupleObject>()->items : std::vector<Value>{types};
-  auto group = in.builtin("BaseExceptionGroup").as<ClassObject>();
+  ClassObject *group = boundBaseExceptionGroup(in);
   for (const auto &t : list) {
     auto *c = t.as<ClassObject>();
     if (!c || !c->isSubclassOf(in.exceptionClass("BaseException").get()))
@@ -33,9 +34,10 @@ void checkStarTypes(Interpreter &in, const Value &types) {
 }  // namespace
 
 std::optional<PyException> Evaluator::handleExceptStar(const Try &t, const PyException &caught) {
+  bindExceptionGroups(in, "ExceptionGroup");
   Value groupModule = in.importModule("_exception_group");
   Value original = caught.exc;
-  bool isGroup = in.isInstance(original, in.builtin("BaseExceptionGroup").as<ClassObject>());
+  bool isGroup = in.isInstance(original, boundBaseExceptionGroup(in));
   Value rest = original;
   std::vector<Value> raised;
   std::optional<PyException> lastRaised;

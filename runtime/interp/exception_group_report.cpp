@@ -3,11 +3,27 @@
 // groups indented a level further (traceback.TracebackException.format with
 // its exception-group context). Sub-exceptions are shown by their message
 // lines (class, message, notes); tfs has no CPython frames to show for them.
+#include "runtime/interp/exception_group.h"
 #include "runtime/interp/exception_notes.h"
 
 #include <fmt/format.h>
 
 namespace tfs::runtime {
+
+bool bindExceptionGroups(Interpreter &in, const std::string &name) {
+  if (name != "BaseExceptionGroup" && name != "ExceptionGroup") return false;
+  Scope &builtins = *in.builtins();
+  if (builtins.vars.find(name) != builtins.vars.end()) return true;
+  Value groups = in.importModule("_exception_group");
+  for (const char *n : {"BaseExceptionGroup", "ExceptionGroup"}) builtins.vars[n] = in.getAttr(groups, n);
+  return true;
+}
+
+ClassObject *boundBaseExceptionGroup(Interpreter &in) {
+  Scope &builtins = *in.builtins();
+  auto it = builtins.vars.find("BaseExceptionGroup");
+  return it == builtins.vars.end() ? nullptr : it->second.as<ClassObject>();
+}
 
 namespace {
 
@@ -30,7 +46,7 @@ struct GroupPrinter {
     }
   }
   bool isGroup(const Value &v) {
-    auto *cls = in.builtin("BaseExceptionGroup").as<ClassObject>();
+    ClassObject *cls = boundBaseExceptionGroup(in);
     return cls && in.isInstance(v, cls);
   }
   // "Class: message" and the notes, as format_exception_only writes them.

@@ -2,6 +2,7 @@
 // built-in scope, as CPython's (builtins.print is print; a name set on it
 // is seen by every module, as a built-in).
 #include "lib/python/python_modules.h"
+#include "runtime/interp/exception_group.h"
 #include "runtime/interp/interpreter.h"
 
 namespace tfs::runtime {
@@ -10,14 +11,10 @@ void registerBuiltinsModule() {
   Interpreter::registerNativeModule("builtins", [](Interpreter &in) {
     auto m = make<ModuleObject>("builtins");
     m->scope = in.builtins();
+    // Built-in names bound on first use (runtime/interp/exception_group.h):
+    // builtins.ExceptionGroup is one.
+    bindExceptionGroups(in, "ExceptionGroup");
     return Value(m);
-  });
-  // BaseExceptionGroup and ExceptionGroup (PEP 654) are written in Python
-  // (_exception_group.tfs) and bound as built-in names of every run.
-  Interpreter::registerBuiltins([](Interpreter &in, Scope &builtins) {
-    Value groups = in.importModule("_exception_group");
-    for (const char *name : {"BaseExceptionGroup", "ExceptionGroup"})
-      builtins.vars[name] = in.getAttr(groups, name);
   });
 }
 
