@@ -93,8 +93,8 @@ struct GroupPrinter {
         size_t remaining = excs.size() - kMaxGroupWidth;
         emit(depth + 1, fmt::format("and {} more exception{}", remaining, remaining > 1 ? "s" : ""));
       }
-      if (last && needClose) {
-        out += indent(depth) + "+------------------------------------\n";
+      if (last && needClose) {  // still inside the frame: one level in
+        out += indent(depth + 1) + "+------------------------------------\n";
         needClose = false;
       }
     }
