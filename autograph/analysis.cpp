@@ -151,6 +151,21 @@ void collect(const Stmt &s, Usage &u) {
   case StmtKind::Delete:
     for (const auto &t : static_cast<const Delete &>(s).targets) exprUse(*t, u);
     return;
+  case StmtKind::Match: {
+    // Pattern captures are bindings (Names in Store context); the values,
+    // class names and keys a pattern reads are reads.
+    auto &m = static_cast<const Match &>(s);
+    exprUse(*m.subject, u);
+    for (const auto &c : m.cases) {
+      forEachPatternExpr(c.pattern, [&](const Expr &e) {
+        if (e.kind == ExprKind::Name && static_cast<const Name &>(e).ctx == Ctx::Store) targetNames(e, u.writes);
+        else exprUse(e, u);
+      });
+      if (c.guard) exprUse(*c.guard, u);
+      collectBody(c.body, u);
+    }
+    return;
+  }
   default:
     return;
   }

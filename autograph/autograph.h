@@ -20,6 +20,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -34,6 +35,12 @@ struct ConvertOptions {
 // reported by the runtime when they meet a tensor.
 std::unique_ptr<ast::FunctionDef> convertFunction(const ast::FunctionDef &fn,
                                                   const ConvertOptions &options = {});
+
+// Why TF 2.15's AutoGraph cannot convert `fn` (the "Cause:" of its "could
+// not transform ... will run it as-is" warning), or nullopt when it can:
+// today a `match` statement anywhere in it (TF's analyses have no case for
+// it), which TF then runs unconverted, its match at trace time.
+std::optional<std::string> unconvertibleCause(const ast::FunctionDef &fn);
 
 // Source text of a statement / module, as .tfs (Python) code, 4-space indents.
 std::string printCode(const ast::Stmt &stmt);

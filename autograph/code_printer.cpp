@@ -274,6 +274,7 @@ std::string target(const Expr &e) {
 }
 
 void stmts(const Body &b, int indent, std::string &out);
+std::string pattern(const Pattern &p);
 
 void stmt(const Stmt &s, int indent, std::string &out) {
   std::string pad(size_t(indent) * 4, ' ');
@@ -364,7 +365,7 @@ void stmt(const Stmt &s, int indent, std::string &out) {
     out += pad + "try:\n";
     block(t.body);
     for (const auto &h : t.handlers) {
-      out += pad + "except" + (h.type ? " " + expr(*h.type) : "") + (h.name.empty() ? "" : " as " + h.name) + ":\n";
+      out += pad + (t.isStar ? "except*" : "except") + (h.type ? " " + expr(*h.type) : "") + (h.name.empty() ? "" : " as " + h.name) + ":\n";
       block(h.body);
     }
     if (!t.orelse.empty()) { out += pad + "else:\n"; block(t.orelse); }
@@ -408,7 +409,54 @@ void stmt(const Stmt &s, int indent, std::string &out) {
     out += pad + "del " + t + "\n";
     return;
   }
+  case StmtKind::Match: {
+    auto &m = static_cast<const Match &>(s);
+    out += pad + "match " + expr(*m.subject) + ":\n";
+    for (const auto &c : m.cases) {
+      out += pad + "    case " + pattern(c.pattern) + (c.guard ? " if " + expr(*c.guard) : "") + ":\n";
+      stmts(c.body, indent + 2, out);
+    }
+    return;
   }
+  }
+}
+
+// A case pattern as written (groups parenthesized where needed).
+std::string pattern(const Pattern &p) {
+  auto name = [](const ExprPtr &t) { return t ? static_cast<const Name &>(*t).id : std::string("_"); };
+  auto list = [](const std::vector<Pattern> &ps) {
+    std::string out;
+    for (const auto &q : ps) out += (out.empty() ? "" : ", ") + pattern(q);
+    return out;
+  };
+  switch (p.kind) {
+  case Pattern::Kind::Value:
+  case Pattern::Kind::Singleton: return expr(*p.value);
+  case Pattern::Kind::Sequence: return "[" + list(p.patterns) + "]";
+  case Pattern::Kind::Mapping: {
+    std::string out;
+    for (size_t i = 0; i < p.keys.size(); ++i)
+      out += (out.empty() ? "" : ", ") + expr(*p.keys[i]) + ": " + pattern(p.patterns[i]);
+    if (p.target) out += (out.empty() ? "**" : ", **") + name(p.target);
+    return "{" + out + "}";
+  }
+  case Pattern::Kind::Class: {
+    std::string out = list(p.patterns);
+    for (size_t i = 0; i < p.kwdAttrs.size(); ++i)
+      out += (out.empty() ? "" : ", ") + p.kwdAttrs[i] + "=" + pattern(p.kwdPatterns[i]);
+    return expr(*p.value) + "(" + out + ")";
+  }
+  case Pattern::Kind::Star: return "*" + name(p.target);
+  case Pattern::Kind::As:
+    if (!p.pattern) return name(p.target);
+    return "(" + pattern(*p.pattern) + " as " + name(p.target) + ")";
+  case Pattern::Kind::Or: {
+    std::string out;
+    for (const auto &q : p.patterns) out += (out.empty() ? "" : " | ") + pattern(q);
+    return "(" + out + ")";
+  }
+  }
+  return "";
 }
 
 void stmts(const Body &b, int indent, std::string &out) {

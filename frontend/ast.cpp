@@ -319,6 +319,7 @@ StmtPtr Try::clone() const {
     t->handlers.push_back(ExceptHandler{cl(h.type), h.name, cloneBody(h.body), h.span});
   t->orelse = cloneBody(orelse);
   t->finalbody = cloneBody(finalbody);
+  t->isStar = isStar;
   return t;
 }
 StmtPtr Raise::clone() const {
@@ -354,6 +355,41 @@ StmtPtr Delete::clone() const {
   auto d = std::make_unique<Delete>(span);
   d->targets = cl(targets);
   return d;
+}
+
+Pattern Pattern::clone() const {
+  Pattern p;
+  p.kind = kind;
+  p.span = span;
+  p.value = cl(value);
+  for (const auto &q : patterns) p.patterns.push_back(q.clone());
+  p.keys = cl(keys);
+  p.kwdAttrs = kwdAttrs;
+  for (const auto &q : kwdPatterns) p.kwdPatterns.push_back(q.clone());
+  if (pattern) p.pattern = std::make_unique<Pattern>(pattern->clone());
+  p.target = cl(target);
+  return p;
+}
+bool Pattern::isIrrefutable() const {
+  if (kind == Kind::As) return !pattern || pattern->isIrrefutable();
+  if (kind == Kind::Or)
+    for (const auto &q : patterns)
+      if (q.isIrrefutable()) return true;
+  return false;
+}
+StmtPtr Match::clone() const {
+  auto m = std::make_unique<Match>(span);
+  m->subject = cl(subject);
+  for (const auto &c : cases) m->cases.push_back(MatchCase{c.pattern.clone(), cl(c.guard), cloneBody(c.body), c.span});
+  return m;
+}
+void forEachPatternExpr(const Pattern &p, llvm::function_ref<void(const Expr &)> f) {
+  if (p.value) f(*p.value);
+  for (const auto &k : p.keys) f(*k);
+  for (const auto &q : p.patterns) forEachPatternExpr(q, f);
+  for (const auto &q : p.kwdPatterns) forEachPatternExpr(q, f);
+  if (p.pattern) forEachPatternExpr(*p.pattern, f);
+  if (p.target) f(*p.target);
 }
 
 }  // namespace tfs::ast

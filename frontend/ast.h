@@ -310,7 +310,7 @@ void forEachChild(const Expr &e, llvm::function_ref<void(const Expr &)> f);
 enum class StmtKind : uint8_t {
   FunctionDef, ClassDef, Return, Assign, AugAssign, ExprStmt, If, While, For,
   Break, Continue, Pass, With, Try, Raise, Assert, Import, ImportFrom, Global,
-  Nonlocal, Delete,
+  Nonlocal, Delete, Match,
 };
 
 struct Stmt {
@@ -446,6 +446,7 @@ struct Try : Stmt {
   Body body;
   std::vector<ExceptHandler> handlers;
   Body orelse, finalbody;
+  bool isStar = false;  // `except*` handlers (PEP 654): all or none of them
   explicit Try(SourceSpan s) : Stmt(StmtKind::Try, s) {}
   static bool classof(const Stmt *s) { return s->kind == StmtKind::Try; }
   StmtPtr clone() const override;
@@ -502,6 +503,58 @@ struct Delete : Stmt {
   static bool classof(const Stmt *s) { return s->kind == StmtKind::Delete; }
   StmtPtr clone() const override;
 };
+
+// A `case` pattern (PEP 634), one struct for CPython's eight match_*
+// nodes, told apart by `kind`:
+//   Value      `1`, `-2.5`, `1+2j`, `"s"`, `Color.RED`   value: the expression (compared with ==)
+//   Singleton  `None`, `True`, `False`                   value: the Constant (compared with is)
+//   Sequence   `[a, *rest]`, `(a, b)`, `a, b`            patterns (at most one Star among them)
+//   Mapping    `{"k": p, **rest}`                        keys, patterns; target: rest (or null)
+//   Class      `Point(x, y=p)`                           value: the class expression; patterns
+//                                                        (positional), kwdAttrs + kwdPatterns
+//   Star       `*rest`, `*_`                             target (null for `*_`)
+//   As         `p as name`, `name`, `_`                  pattern (null: capture / wildcard);
+//                                                        target (null: wildcard `_`)
+//   Or         `p | q | r`                               patterns
+// A target is a Name in Store context, so the interpreter binds it as any
+// assignment does and the scope analysis sees it as a local.
+struct Pattern {
+  enum class Kind : uint8_t { Value, Singleton, Sequence, Mapping, Class, Star, As, Or };
+  Kind kind = Kind::As;
+  SourceSpan span;
+  ExprPtr value;
+  std::vector<Pattern> patterns;
+  std::vector<ExprPtr> keys;
+  std::vector<std::string> kwdAttrs;
+  std::vector<Pattern> kwdPatterns;
+  std::unique_ptr<Pattern> pattern;
+  ExprPtr target;
+  Pattern clone() const;
+  // Binds no name and always matches: `_` (CPython's irrefutable test
+  // also counts a bare capture, see isIrrefutable).
+  bool isWildcard() const { return kind == Kind::As && !pattern && !target; }
+  // A capture or wildcard, or an or-pattern with one such alternative: it
+  // matches every subject.
+  bool isIrrefutable() const;
+};
+
+struct MatchCase {
+  Pattern pattern;
+  ExprPtr guard;  // `if guard`, or null
+  Body body;
+  SourceSpan span;
+};
+// `match subject:` with its `case` blocks, tried in order.
+struct Match : Stmt {
+  ExprPtr subject;
+  std::vector<MatchCase> cases;
+  explicit Match(SourceSpan s) : Stmt(StmtKind::Match, s) {}
+  static bool classof(const Stmt *s) { return s->kind == StmtKind::Match; }
+  StmtPtr clone() const override;
+};
+// Calls `f` on each expression inside a pattern (values, keys, class
+// expressions, capture targets), depth first.
+void forEachPatternExpr(const Pattern &p, llvm::function_ref<void(const Expr &)> f);
 
 // A parsed file.
 struct Module {

@@ -38,6 +38,16 @@ public:
   ast::StmtPtr classdef(P::ClassdefContext *ctx);
   ast::StmtPtr ifStmt(P::If_stmtContext *ctx);
   ast::StmtPtr tryStmt(P::Try_stmtContext *ctx);
+  void checkExceptStarBody(const ast::Body &body, bool inLoop) const;
+  // `match` statements and their patterns (ast_builder_match.cpp).
+  ast::StmtPtr matchStmt(P::Match_stmtContext *ctx);
+  ast::Pattern pattern(P::PatternContext *ctx);
+  ast::Pattern starPattern(P::Star_patternContext *ctx);
+  ast::Pattern closedPattern(P::Closed_patternContext *ctx);
+  ast::ExprPtr literalPattern(P::Literal_patternContext *ctx);
+  // A sequence pattern of `items`, or the lone item (a group) when `group`.
+  ast::Pattern sequencePattern(const std::vector<P::Star_patternContext *> &items, bool group,
+                               const SourceSpan &at);
   std::vector<ast::Param> parameters(P::ParametersContext *ctx);
   // An annotation's expression, or its source text as a string constant
   // under `from __future__ import annotations`.
@@ -65,6 +75,7 @@ public:
   ast::ExprPtr lambdef(P::LambdefContext *ctx);
   ast::ExprPtr lambdefNocond(P::Lambdef_nocondContext *ctx);
   ast::ExprPtr strings(P::StringAtomContext *ctx);
+  ast::ExprPtr strings(const std::vector<antlr4::tree::TerminalNode *> &tokens, SourceSpan s);
   ast::ExprPtr yieldExpr(P::Yield_exprContext *ctx);
   ast::ExprPtr assignValue(P::Assign_valueContext *ctx);
   // CPython's SyntaxError when a comprehension built since `yieldsBefore`

@@ -437,10 +437,11 @@ ExprPtr AstBuilder::atom(P::AtomContext *ctx) {
   return seq;
 }
 
-ExprPtr AstBuilder::strings(P::StringAtomContext *ctx) {
-  SourceSpan s = span(ctx);
+ExprPtr AstBuilder::strings(P::StringAtomContext *ctx) { return strings(ctx->STRING(), span(ctx)); }
+
+ExprPtr AstBuilder::strings(const std::vector<antlr4::tree::TerminalNode *> &tokens, SourceSpan s) {
   bool anyF = false, anyBytes = false, anyStr = false;
-  for (auto *t : ctx->STRING()) {
+  for (auto *t : tokens) {
     StringPrefix p = stringPrefix(t->getText());
     anyF |= p.fstring;
     (p.bytes ? anyBytes : anyStr) = true;
@@ -450,7 +451,7 @@ ExprPtr AstBuilder::strings(P::StringAtomContext *ctx) {
   if (!anyF) {
     auto c = std::make_unique<Constant>(s);
     c->type = anyBytes ? Constant::Type::Bytes : Constant::Type::Str;
-    for (auto *t : ctx->STRING()) {
+    for (auto *t : tokens) {
       const std::string &text = t->getText();
       StringPrefix p = stringPrefix(text);
       std::string body = text.substr(p.prefixLen + p.quoteLen,
@@ -460,7 +461,7 @@ ExprPtr AstBuilder::strings(P::StringAtomContext *ctx) {
     return c;
   }
   auto f = std::make_unique<FString>(s);
-  for (auto *t : ctx->STRING()) {
+  for (auto *t : tokens) {
     const std::string &text = t->getText();
     StringPrefix p = stringPrefix(text);
     if (p.fstring) {

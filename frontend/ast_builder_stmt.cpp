@@ -246,6 +246,8 @@ StmtPtr AstBuilder::simpleStmt(P::Simple_stmtContext *ctx) {
 StmtPtr AstBuilder::compoundStmt(P::Compound_stmtContext *ctx) {
   if (ctx->if_stmt())
     return ifStmt(ctx->if_stmt());
+  if (auto *m = ctx->match_stmt())
+    return matchStmt(m);
   if (auto *w = ctx->while_stmt()) {
     auto st = std::make_unique<While>(span(w));
     st->test = namedexprTest(w->namedexpr_test());
@@ -316,17 +318,65 @@ StmtPtr AstBuilder::ifStmt(P::If_stmtContext *ctx) {
   return top;
 }
 
+// CPython: an except* block cannot jump out of the handler (the other
+// handlers of the group still have to run): break / continue outside a loop
+// of its own, or return, are SyntaxErrors.
+void AstBuilder::checkExceptStarBody(const Body &body, bool inLoop) const {
+  for (const auto &s : body) {
+    switch (s->kind) {
+    case StmtKind::Break:
+    case StmtKind::Continue:
+      if (inLoop) break;
+      [[fallthrough]];
+    case StmtKind::Return: error(s->span, "'break', 'continue' and 'return' cannot appear in an except* block");
+    case StmtKind::If: {
+      auto &i = static_cast<const If &>(*s);
+      checkExceptStarBody(i.body, inLoop);
+      checkExceptStarBody(i.orelse, inLoop);
+      break;
+    }
+    case StmtKind::While:
+    case StmtKind::For: {
+      auto &loopBody = s->kind == StmtKind::While ? static_cast<const While &>(*s).body : static_cast<const For &>(*s).body;
+      auto &orelse = s->kind == StmtKind::While ? static_cast<const While &>(*s).orelse : static_cast<const For &>(*s).orelse;
+      checkExceptStarBody(loopBody, true);
+      checkExceptStarBody(orelse, inLoop);
+      break;
+    }
+    case StmtKind::With: checkExceptStarBody(static_cast<const With &>(*s).body, inLoop); break;
+    case StmtKind::Try: {
+      auto &t = static_cast<const Try &>(*s);
+      checkExceptStarBody(t.body, inLoop);
+      for (const auto &h : t.handlers) checkExceptStarBody(h.body, inLoop);
+      checkExceptStarBody(t.orelse, inLoop);
+      checkExceptStarBody(t.finalbody, inLoop);
+      break;
+    }
+    case StmtKind::Match:
+      for (const auto &c : static_cast<const Match &>(*s).cases) checkExceptStarBody(c.body, inLoop);
+      break;
+    default: break;
+    }
+  }
+}
+
 StmtPtr AstBuilder::tryStmt(P::Try_stmtContext *ctx) {
   auto st = std::make_unique<Try>(span(ctx));
   auto blocks = ctx->block();
   st->body = block(blocks[0]);
   size_t next = 1;
-  for (auto *ex : ctx->except_clause()) {
+  auto clauses = ctx->except_clause();
+  for (auto *ex : clauses) {
+    bool star = ex->star != nullptr;
+    if (ex == clauses[0]) st->isStar = star;
+    else if (star != st->isStar) error(span(ex->getStart()), "cannot have both 'except' and 'except*' on the same 'try'");
+    if (star && !ex->test()) error(span(ex->star), "expected one or more exception types");
     ExceptHandler h;
     h.span = span(ex);
     if (ex->test()) h.type = test(ex->test());
     if (ex->NAME()) h.name = ex->NAME()->getText();
     h.body = block(ex->block());
+    if (star) checkExceptStarBody(h.body, false);
     st->handlers.push_back(std::move(h));
   }
   // Remaining blocks: `else` then `finally` (the keywords tell which).

@@ -148,7 +148,7 @@ public:
     }
     case StmtKind::Try: {
       auto &t = static_cast<const Try &>(s);
-      line(d, "Try", s.span);
+      line(d, t.isStar ? "TryStar" : "Try", s.span);
       body(t.body, d + 1);
       for (const auto &h : t.handlers) {
         line(d + 1, h.name.empty() ? "ExceptHandler" : "ExceptHandler " + quoted(h.name), h.span);
@@ -195,7 +195,38 @@ public:
       line(d, "Delete", s.span);
       for (const auto &t : static_cast<const Delete &>(s).targets) expr(*t, d + 1);
       return;
+    case StmtKind::Match: {
+      auto &m = static_cast<const Match &>(s);
+      line(d, "Match", s.span);
+      expr(*m.subject, d + 1);
+      for (const auto &c : m.cases) {
+        line(d + 1, "MatchCase", c.span);
+        pattern(c.pattern, d + 2);
+        if (c.guard) { label(d + 2, "guard:"); expr(*c.guard, d + 3); }
+        body(c.body, d + 2);
+      }
+      return;
     }
+    }
+  }
+
+  void pattern(const Pattern &p, int d) {
+    static const char *const names[] = {"MatchValue", "MatchSingleton", "MatchSequence", "MatchMapping",
+                                        "MatchClass", "MatchStar",      "MatchAs",       "MatchOr"};
+    std::string text = names[size_t(p.kind)];
+    if (p.target) text += " " + quoted(static_cast<const Name &>(*p.target).id);
+    if (!p.kwdAttrs.empty()) {
+      text += " keywords";
+      for (const auto &a : p.kwdAttrs) text += " " + quoted(a);
+    }
+    line(d, text, p.span);
+    if (p.value) expr(*p.value, d + 1);
+    for (size_t i = 0; i < p.patterns.size(); ++i) {
+      if (i < p.keys.size()) expr(*p.keys[i], d + 1);
+      pattern(p.patterns[i], d + 1);
+    }
+    for (const auto &q : p.kwdPatterns) pattern(q, d + 1);
+    if (p.pattern) pattern(*p.pattern, d + 1);
   }
 
   void expr(const Expr &e, int d) {

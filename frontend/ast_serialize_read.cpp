@@ -114,6 +114,27 @@ private:
   }
   Ctx ctx() { return small<Ctx>(3); }
 
+  Pattern pattern() {
+    if (++depth_ > kMaxPatternDepth) throw Malformed{};
+    Pattern p;
+    p.kind = small<Pattern::Kind>(uint8_t(Pattern::Kind::Or) + 1);
+    p.span = span();
+    p.value = expr();
+    uint64_t n = count();
+    for (uint64_t i = 0; i < n; ++i) p.patterns.push_back(pattern());
+    p.keys = exprs();
+    n = count();
+    for (uint64_t i = 0; i < n; ++i) p.kwdAttrs.push_back(str());
+    n = count();
+    for (uint64_t i = 0; i < n; ++i) p.kwdPatterns.push_back(pattern());
+    if (flag()) p.pattern = std::make_unique<Pattern>(pattern());
+    p.target = expr();
+    if (p.target && !llvm::isa<Name>(p.target.get())) throw Malformed{};
+    --depth_;
+    return p;
+  }
+  static constexpr int kMaxPatternDepth = 10000;
+  int depth_ = 0;
   std::vector<ExprPtr> exprs() {
     uint64_t n = count();
     std::vector<ExprPtr> v;
@@ -306,7 +327,7 @@ private:
 
   StmtPtr stmt() {
     uint8_t k = byte();
-    if (k == 0 || k > uint8_t(StmtKind::Delete) + 1) throw Malformed{};
+    if (k == 0 || k > uint8_t(StmtKind::Match) + 1) throw Malformed{};
     auto kind = StmtKind(k - 1);
     SourceSpan sp = span();
     switch (kind) {
@@ -400,6 +421,7 @@ private:
       }
       body(t->orelse);
       body(t->finalbody);
+      t->isStar = flag();
       return t;
     }
     case StmtKind::Raise: {
@@ -439,6 +461,20 @@ private:
       auto d = std::make_unique<Delete>(sp);
       d->targets = exprs();
       return d;
+    }
+    case StmtKind::Match: {
+      auto m = std::make_unique<Match>(sp);
+      m->subject = expr();
+      if (!m->subject) throw Malformed{};
+      uint64_t n = count();
+      m->cases.resize(n);
+      for (auto &c : m->cases) {
+        c.pattern = pattern();
+        c.guard = expr();
+        body(c.body);
+        c.span = span();
+      }
+      return m;
     }
     }
     throw Malformed{};

@@ -86,6 +86,21 @@ private:
   template <class E>
   void ctx(const E &e) { byte(uint8_t(e.ctx)); }
 
+  void pattern(const Pattern &p) {
+    byte(uint8_t(p.kind));
+    span(p.span);
+    expr(p.value.get());
+    varint(p.patterns.size());
+    for (const auto &q : p.patterns) pattern(q);
+    exprs(p.keys);
+    varint(p.kwdAttrs.size());
+    for (const auto &a : p.kwdAttrs) str(a);
+    varint(p.kwdPatterns.size());
+    for (const auto &q : p.kwdPatterns) pattern(q);
+    byte(p.pattern ? 1 : 0);
+    if (p.pattern) pattern(*p.pattern);
+    expr(p.target.get());
+  }
   void exprs(const std::vector<ExprPtr> &v) {
     varint(v.size());
     for (const auto &e : v) expr(e.get());
@@ -359,6 +374,7 @@ private:
       }
       body(t.orelse);
       body(t.finalbody);
+      byte(t.isStar ? 1 : 0);
       return;
     }
     case StmtKind::Raise: {
@@ -393,6 +409,18 @@ private:
     case StmtKind::Delete:
       exprs(static_cast<const Delete &>(s).targets);
       return;
+    case StmtKind::Match: {
+      auto &m = static_cast<const Match &>(s);
+      expr(m.subject.get());
+      varint(m.cases.size());
+      for (const auto &c : m.cases) {
+        pattern(c.pattern);
+        expr(c.guard.get());
+        body(c.body);
+        span(c.span);
+      }
+      return;
+    }
     }
     throw std::logic_error("AST writer: unknown statement kind");
   }

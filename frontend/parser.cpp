@@ -15,6 +15,7 @@
 #include "frontend/ast_builder.h"
 #include "frontend/frontend.h"
 #include "frontend/indent_token_source.h"
+#include "frontend/soft_keywords.h"
 
 #include <fmt/format.h>
 
@@ -276,6 +277,7 @@ std::unique_ptr<ast::Module> parseChecked(std::shared_ptr<SourceFile> file) {
   tokens.fill();
   if (const auto &e = source.error())
     fail(file.get(), e->errorClass, e->message, e->line, e->col);
+  markSoftKeywords(tokens.getTokens());
 
   GuardedParser parser(&tokens, file.get());
   auto module = std::make_unique<ast::Module>();

@@ -14,7 +14,10 @@ options { contextSuperClass = DepthContext; }
 
 @parser::header { #include "frontend/parse_context.h" }
 
-tokens { INDENT, DEDENT }
+// MATCH / CASE: the soft keywords `match` and `case` where they begin a
+// match statement or one of its case blocks; the token source retags those
+// NAMEs (frontend/soft_keywords.cpp), everywhere else they stay names.
+tokens { INDENT, DEDENT, MATCH, CASE }
 
 // ---------------------------------------------------------------------------
 // Statements
@@ -68,7 +71,7 @@ relative_dot : '.' | '...' ;
 
 compound_stmt
     : if_stmt | while_stmt | for_stmt | try_stmt | with_stmt
-    | funcdef | classdef | decorated
+    | funcdef | classdef | decorated | match_stmt
     ;
 
 decorated : decorator+ (classdef | funcdef) ;
@@ -98,12 +101,44 @@ try_stmt
       ( except_clause+ ('else' ':' block)? ('finally' ':' block)?
       | 'finally' ':' block )
     ;
-except_clause : 'except' (test ('as' NAME)?)? ':' block ;
+// `except*` (PEP 654) is `except` then `*`, as in CPython's tokenizer.
+except_clause : 'except' (star='*')? (test ('as' NAME)?)? ':' block ;
 
 with_stmt : 'with' with_item (',' with_item)* ':' block ;
 with_item : test ('as' expr)? ;
 
 block : simple_stmts | NEWLINE INDENT stmt+ DEDENT ;
+
+// Structural pattern matching (PEP 634). The builder
+// (frontend/ast_builder_match.cpp) tells apart what one rule here covers:
+// a group from a one-element tuple, a capture from a value or class
+// pattern, and checks what CPython's grammar rejects by construction.
+match_stmt : MATCH match_subject ':' NEWLINE INDENT case_block+ DEDENT ;
+match_subject
+    : (namedexpr_test | star_expr) (',' (namedexpr_test | star_expr))* (trailing=',')? ;
+case_block : CASE case_patterns ('if' guard=namedexpr_test)? ':' block ;
+case_patterns : star_pattern (',' star_pattern)* (trailing=',')? ;
+star_pattern : '*' NAME | pattern ;
+pattern : or_pattern ('as' NAME)? ;
+or_pattern : closed_pattern ('|' closed_pattern)* ;
+closed_pattern
+    : literal_pattern                                         # literalPattern
+    | NAME ('.' NAME)* ('(' class_pattern_args? ')')?         # namePattern
+    | '(' (star_pattern (',' star_pattern)* (trailing=',')?)? ')' # parenPattern
+    | '[' (star_pattern (',' star_pattern)* ','?)? ']'        # listPattern
+    | '{' (mapping_item (',' mapping_item)* ','?)? '}'        # mappingPattern
+    ;
+literal_pattern
+    : '-'? NUMBER (('+' | '-') NUMBER)?
+    | STRING+
+    | 'None'
+    | 'True'
+    | 'False'
+    ;
+mapping_item : '**' NAME | mapping_key ':' pattern ;
+mapping_key : literal_pattern | NAME ('.' NAME)+ ;
+class_pattern_args : class_pattern_arg (',' class_pattern_arg)* ','? ;
+class_pattern_arg : NAME '=' pattern | pattern ;
 
 // ---------------------------------------------------------------------------
 // Expressions (CPython's precedence, one rule per level)

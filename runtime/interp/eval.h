@@ -424,6 +424,11 @@ struct Evaluator {
   std::string qualnamePrefix() const;
   Value defineClass(const ast::ClassDef &def);
   Flow execTry(const ast::Try &t);
+  Flow execMatch(const ast::Match &m);  // pattern_match.cpp
+  // `try` with except* handlers (except_star.cpp); handleExceptStar runs
+  // the handlers for `caught` and gives what the statement raises then.
+  Flow execTryStar(const ast::Try &t);
+  std::optional<PyException> handleExceptStar(const ast::Try &t, const PyException &caught);
   // The end of `except E as name:`: name is unbound (CPython's `del name`,
   // which breaks the cycle through the traceback), wherever it was stored.
   void unbindHandlerName(const std::string &name);

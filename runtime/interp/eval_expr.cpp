@@ -8,6 +8,7 @@
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/complex_object.h"
 #include "runtime/interp/eval.h"
+#include "runtime/interp/exception_group.h"
 #include "runtime/interp/generator.h"
 #include "runtime/interp/pyformat.h"
 #include "runtime/interp/set_ops.h"
@@ -41,6 +42,8 @@ std::shared_ptr<CodeInfo> analyzeCode(const std::vector<ast::Param> &params, con
           scan(t->orelse);
           scan(t->finalbody);
         } else if (auto *wi = llvm::dyn_cast<With>(s.get())) scan(wi->body);
+        else if (auto *m = llvm::dyn_cast<Match>(s.get()))
+          for (const auto &c : m->cases) scan(c.body);
       }
     };
     scan(*body);
@@ -123,6 +126,7 @@ Value Evaluator::loadNonLocalUncached(const Name &n) {
       if (n.id == "__class__" && f.function && f.function->definingClass)
         return Value(Ref<Object>(f.function->definingClass));
       in.span_ = n.span;
+      if (bindExceptionGroups(in, n.id)) return loadNonLocalUncached(n);
       raiseNameError(n.id);
     }
     found = &b->second;
@@ -164,6 +168,7 @@ Value Evaluator::load(const std::string &name, const Expr &at) {
   if (name == "__class__" && f.function && f.function->definingClass)
     return Value(Ref<Object>(f.function->definingClass));
   in.span_ = at.span;
+  if (bindExceptionGroups(in, name)) return in.builtins_->vars.find(name)->second;
   raiseNameError(name);
 }
 
@@ -172,8 +177,7 @@ Value Evaluator::load(const std::string &name, const Expr &at) {
 void Evaluator::raiseNameError(const std::string &name) {
   // Builtins CPython 3.11 has and tfs does not: named, not "not defined".
   static const std::set<std::string> kCPythonBuiltins = {
-      "BaseExceptionGroup", "EncodingWarning", "ExceptionGroup", "aiter", "anext", "breakpoint",
-      "copyright",          "credits",         "help",           "license", "memoryview"};
+      "EncodingWarning", "aiter", "anext", "breakpoint", "copyright", "credits", "help", "license", "memoryview"};
   if (kCPythonBuiltins.count(name)) in.raise("NotImplementedError", fmt::format("builtin '{}' is not supported by tfs", name));
   Value exc = in.newException(in.exceptionClass("NameError"), fmt::format("name '{}' is not defined", name));
   auto sortedKeys = [](const Scope &s) {

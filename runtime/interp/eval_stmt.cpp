@@ -296,12 +296,16 @@ Flow Evaluator::execTry(const Try &t) {
   Flow result = Flow::Normal;
   bool pending = false;
   PyException pendingExc;
+  bool bodyDone = false;
   try {
     result = execBody(t.body);
+    bodyDone = true;
     if (result == Flow::Normal) result = execBody(t.orelse);
   } catch (PyException &e) {
     bool handled = false;
-    for (const auto &h : t.handlers) {
+    // The else block's exceptions are not the handlers' (CPython).
+    for (size_t hi = 0; hi < (bodyDone ? 0 : t.handlers.size()); ++hi) {
+      const auto &h = t.handlers[hi];
       bool match = !h.type;
       if (h.type) {
         Value tv = eval(*h.type);
@@ -664,7 +668,11 @@ Flow Evaluator::execGeneral(const Stmt &s) {
     return Flow::Normal;
   }
   case StmtKind::With: return execWith(static_cast<const With &>(s), 0);
-  case StmtKind::Try: return execTry(static_cast<const Try &>(s));
+  case StmtKind::Try: {
+    auto &t = static_cast<const Try &>(s);
+    return t.isStar ? execTryStar(t) : execTry(t);
+  }
+  case StmtKind::Match: return execMatch(static_cast<const Match &>(s));
   case StmtKind::Raise: {
     auto &r = static_cast<const Raise &>(s);
     if (!r.exc) {

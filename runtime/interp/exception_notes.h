@@ -14,5 +14,9 @@ void installExceptionNotes(Interpreter &in);
 // exc.__notes__ (a non-list __notes__ is printed as its repr); empty when
 // there are none.
 std::string exceptionNotesText(Interpreter &in, const Value &exc);
+// For an exception group, the lines CPython prints under its own line: its
+// sub-exceptions, numbered and nested (exception_group_report.cpp); empty
+// for other exceptions.
+std::string exceptionGroupText(Interpreter &in, const Value &exc);
 
 }  // namespace tfs::runtime

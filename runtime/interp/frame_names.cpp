@@ -294,6 +294,21 @@ struct ScopeNames {
     case StmtKind::Delete:
       for (const auto &t : static_cast<const Delete &>(s).targets) target(t.get());
       break;
+    case StmtKind::Match: {
+      // The subject, then each case's pattern (values read, captures
+      // bound, in source order), guard and body.
+      auto &m = static_cast<const Match &>(s);
+      expr(m.subject.get());
+      for (const auto &c : m.cases) {
+        forEachPatternExpr(c.pattern, [&](const Expr &e) {
+          if (e.kind == ExprKind::Name && static_cast<const Name &>(e).ctx == Ctx::Store) target(&e);
+          else expr(&e);
+        });
+        expr(c.guard.get());
+        body(c.body);
+      }
+      break;
+    }
     case StmtKind::Break:
     case StmtKind::Continue:
     case StmtKind::Pass: break;

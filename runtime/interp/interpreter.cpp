@@ -590,6 +590,7 @@ int runReporting(Interpreter &in, const RunOptions &options, const std::function
       // CPython 3.11 adds its suggestion when it reports the error.
       if (std::string hint = suggestionFor(in, e.exc); !hint.empty()) d.message += ". " + hint;
       d.message += exceptionNotesText(in, e.exc);
+      d.message += exceptionGroupText(in, e.exc);
     } catch (...) {
       d.message = "<exception str() failed>";
     }

@@ -27,10 +27,29 @@ using namespace ag;
 namespace {
 
 
-std::shared_ptr<ast::FunctionDef> converted(Interpreter &in, const ast::FunctionDef &def) {
+// `def` converted; or `def` itself when TF's AutoGraph cannot convert it
+// (autograph::unconvertibleCause): TF then logs why, once per function
+// (`shown`, the function as called; null: say nothing), and runs it as
+// written, the calls in it unconverted too.
+std::shared_ptr<ast::FunctionDef> converted(Interpreter &in, const ast::FunctionDef &def, const Value *shown = nullptr) {
   auto &cache = ctx(in).convertedFunctions;
   auto it = cache.find(&def);
   if (it != cache.end()) return it->second;
+  if (auto cause = autograph::unconvertibleCause(def)) {
+    if (shown) {
+      std::string msg = fmt::format("AutoGraph could not transform {} and will run it as-is.\n"
+                                    "Please report this to the TensorFlow team. When filing the bug, set the "
+                                    "verbosity to 10 (on Linux, `export AUTOGRAPH_VERBOSITY=10`) and attach the "
+                                    "full output.\nCause: {}\nTo silence this warning, decorate the function with "
+                                    "@tf.autograph.experimental.do_not_convert",
+                                    in.repr(*shown), *cause);
+      in.call(in.getAttr(in.importModule("_tf_logging"), "warning"), std::vector<Value>{in.str(msg)});
+    }
+    // Not owned: the function's own definition outlives the cache.
+    std::shared_ptr<ast::FunctionDef> asIs(std::shared_ptr<void>(), const_cast<ast::FunctionDef *>(&def));
+    cache[&def] = asIs;
+    return asIs;
+  }
   PhaseTimer timer(in.profiler(), Phase::Convert);
   std::shared_ptr<ast::FunctionDef> c(autograph::convertFunction(def).release());
   cache[&def] = c;
@@ -647,7 +666,7 @@ Value callConverted(Interpreter &in, const Value &f, Args args, const Kwargs &kw
   }
   bool lambda = fn && !fn->def && fn->lambda && !fn->lambda->isGenerator;
   if (!fn || (!fn->def && !lambda)) return in.call(f, args, kwargs);
-  std::shared_ptr<ast::FunctionDef> def = lambda ? convertedLambda(in, *fn->lambda) : converted(in, *fn->def);
+  std::shared_ptr<ast::FunctionDef> def = lambda ? convertedLambda(in, *fn->lambda) : converted(in, *fn->def, &f);
   std::vector<Value> all;
   if (self) all.push_back(*self);
   all.insert(all.end(), args.begin(), args.end());
