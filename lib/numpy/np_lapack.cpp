@@ -445,8 +445,11 @@ Value norm(Interpreter &in, const Bound &b) {
   };
   Shape mem = cStrides(x.shape());
   if (b.isNone("axis")) {
-    if (ord.isNone() || (ord.as<StrObject>() && x.rank() == 2 && in.str(ord) == "f")) {
-      // ravel, then sqrt(x . x) through BLAS ?dot.
+    bool fro = ord.as<StrObject>() && (in.str(ord) == "fro" || in.str(ord) == "f");
+    bool two = (ord.isInt() && ord.asInt() == 2) || (ord.isFloat() && ord.asFloat() == 2.0);
+    if (ord.isNone() || (fro && x.rank() == 2) || (two && x.rank() == 1)) {
+      // numpy's shortcut for these orders: ravel, then sqrt(x . x) through
+      // BLAS ?dot (its rounding, not a pairwise sum's).
       Tensor flat = x.reshaped({x.numElements()});
       Value dot = matmulValues(in, newArray(flat), newArray(flat));
       Tensor r = sqrtOf(asTensor(in, dot).copy());
