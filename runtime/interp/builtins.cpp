@@ -639,6 +639,8 @@ void installBuiltinFunctions(Interpreter &in, Scope &b) {
   });
   def("hash", [](Interpreter &in, Args a, const Kwargs &) { return Value::integer(in.hash(a[0])); });
   def("iter", [](Interpreter &in, Args a, const Kwargs &) -> Value {
+    if (a.size() == 2)  // iter(callable, sentinel): lib/python/builtins/_callable_iterator.tfs
+      return in.call(in.getAttr(in.importModule("_callable_iterator"), "make"), a);
     // CPython's iter(obj) is what obj.__iter__() returns (a class's own
     // iterator object with its methods), which must have __next__.
     if (auto *inst = a[0].as<InstanceObject>(); inst && a.size() == 1)

@@ -147,6 +147,11 @@ Value strMethod(Interpreter &in, const std::string &s, const std::string &name, 
     return in.str(out);
   }
   if (name == "format") return in.str(strFormat(in, s, a, kw));
+  if (name == "format_map") {
+    if (a.size() != 1 || !kw.empty())
+      in.raise("TypeError", fmt::format("str.format_map() takes exactly one argument ({} given)", a.size() + kw.size()));
+    return in.str(strFormatMap(in, s, a[0]));
+  }
   if (name == "split" || name == "rsplit") {
     Value sepv = a.size() > 0 ? a[0] : Value();
     int64_t maxsplit = a.size() > 1 ? in.toInt(a[1]) : -1;
@@ -572,7 +577,7 @@ std::optional<Value> builtinMethod(Interpreter &in, const Value &self, const std
     });
   };
   static const std::vector<std::string> strMethods = {
-      "join", "format", "split", "rsplit", "splitlines", "strip", "lstrip", "rstrip", "replace",
+      "join", "format", "format_map", "split", "rsplit", "splitlines", "strip", "lstrip", "rstrip", "replace",
       "startswith", "endswith", "upper", "lower", "title", "capitalize", "swapcase", "find", "index",
       "rfind", "rindex", "count", "ljust", "rjust", "center", "zfill", "isdigit", "isnumeric",
       "isdecimal", "isalpha", "isalnum", "isspace", "isupper", "islower", "isidentifier", "isascii", "encode", "casefold", "istitle", "isprintable",

@@ -549,8 +549,10 @@ struct FieldNumbering {
   bool automatic = false, manual = false;
 };
 
+// `mapping` (str.format_map) replaces kwargs: names are its items, read with
+// its own __getitem__ (a dict subclass's __missing__ applies).
 std::string formatFields(Interpreter &in, const std::string &f, Args args, const Kwargs &kwargs, FieldNumbering &numbering,
-                         int recursionDepth) {
+                         int recursionDepth, const Value *mapping = nullptr) {
   if (recursionDepth <= 0) in.raise("ValueError", "Max string recursion exceeded");
   std::string out;
   for (size_t i = 0; i < f.size(); ++i) {
@@ -579,7 +581,11 @@ std::string formatFields(Interpreter &in, const std::string &f, Args args, const
     size_t end = name.find_first_of(".[");
     std::string head = name.substr(0, end);
     Value v;
-    if (head.empty()) {
+    if (mapping && (head.empty() || decimalIndex(in, head))) {
+      in.raise("ValueError", "Format string contains positional fields");
+    } else if (mapping) {
+      v = in.getItem(*mapping, in.str(head));
+    } else if (head.empty()) {
       if (numbering.manual) in.raise("ValueError", "cannot switch from manual field specification to automatic field numbering");
       numbering.automatic = true;
       size_t k = numbering.next++;
@@ -614,7 +620,8 @@ std::string formatFields(Interpreter &in, const std::string &f, Args args, const
     if (conv == 'r') v = in.str(in.repr(v));
     else if (conv == 'a') v = in.call(in.builtin("ascii"), std::vector<Value>{v});  // repr, non-ASCII escaped
     else if (conv == 's') v = in.str(in.str(v));
-    if (spec.find('{') != std::string::npos) spec = formatFields(in, spec, args, kwargs, numbering, recursionDepth - 1);
+    if (spec.find('{') != std::string::npos)
+      spec = formatFields(in, spec, args, kwargs, numbering, recursionDepth - 1, mapping);
     out += in.format(v, spec);
   }
   return out;
@@ -625,6 +632,11 @@ std::string formatFields(Interpreter &in, const std::string &f, Args args, const
 std::string strFormat(Interpreter &in, const std::string &f, Args args, const Kwargs &kwargs) {
   FieldNumbering numbering;
   return formatFields(in, f, args, kwargs, numbering, 2);
+}
+
+std::string strFormatMap(Interpreter &in, const std::string &f, const Value &mapping) {
+  FieldNumbering numbering;
+  return formatFields(in, f, {}, {}, numbering, 2, &mapping);
 }
 
 }  // namespace tfs::runtime

@@ -17,6 +17,8 @@ std::string formatWithSpec(Interpreter &in, const Value &v, const std::string &s
 std::string percentFormat(Interpreter &in, const std::string &fmt, const Value &args);
 // str.format(*args, **kwargs).
 std::string strFormat(Interpreter &in, const std::string &fmt, Args args, const Kwargs &kwargs);
+// str.format_map(mapping).
+std::string strFormatMap(Interpreter &in, const std::string &fmt, const Value &mapping);
 // repr of a str / bytes with Python's quoting.
 std::string quoteStr(const std::string &s);
 std::string quoteBytes(const std::string &s);
