@@ -10,6 +10,7 @@
 #include "ir/text.h"
 #include "runtime/autodiff/function_gradient.h"
 #include "runtime/interp/signature.h"
+#include "runtime/tf/autograph_convert.h"
 #include "runtime/tf/concrete_function.h"
 #include "runtime/tf/executable.h"
 #include "runtime/tf/function_args.h"
@@ -30,8 +31,6 @@
 namespace tfs::runtime::tf {
 
 thread_local int variablesCreated = 0;
-
-Value callConverted(Interpreter &in, const Value &f, Args args, const Kwargs &kwargs);
 
 namespace {
 
