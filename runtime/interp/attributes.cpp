@@ -161,6 +161,8 @@ std::optional<Value> genericInstanceAttr(Interpreter &in, const Value &obj, cons
     return Value();
   if (inst->klass->isException && name == "__suppress_context__") return Value::boolean(false);
   if (!inst->builtinValue.isNone()) {
+    // d.fromkeys on an instance of a dict subclass makes the subclass, as D.fromkeys does.
+    if (name == "fromkeys" && inst->builtinValue.as<DictObject>()) return dictFromKeysOf(in, Value(inst->klass));
     if (auto m = builtinMethod(in, inst->builtinValue, name)) return m;
     if (auto m = builtinDunder(in, inst->builtinValue, name)) return m;
   }
@@ -230,15 +232,8 @@ std::optional<Value> Interpreter::getAttrOpt(const Value &obj, const std::string
       return native(name, [](Interpreter &in, Args a, const Kwargs &kw) { return floatFromHex(in, a, kw); });
     if (!v && cls->name == "int" && name == "from_bytes" && cls->construct)
       return native(name, [](Interpreter &in, Args a, const Kwargs &kw) { return intFromBytes(in, a, kw); });
-    if (!v && cls->name == "dict" && name == "fromkeys" && cls->construct) {
-      return native(name, [](Interpreter &in, Args a, const Kwargs &) -> Value {
-        if (a.empty() || a.size() > 2)
-          in.raise("TypeError", fmt::format("fromkeys expected at least 1 argument, got {}", a.size()));
-        auto d = make<DictObject>();
-        for (auto &k : in.toList(a[0])) d->set(in, k, a.size() > 1 ? a[1] : Value());
-        return Value(d);
-      });
-    }
+    if (!v && name == "fromkeys" && (cls->name == "dict" ? cls->construct != nullptr : builtinBase(cls) && builtinBase(cls)->name == "dict"))
+      return dictFromKeysOf(*this, obj);
     if (!v && cls->construct && name.rfind("__", 0) != 0) {
       // Unbound methods of built-in types (`str.lower`, `list.append`): bind
       // the first argument as the receiver.

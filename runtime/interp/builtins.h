@@ -40,6 +40,9 @@ std::optional<std::vector<std::pair<Value, Value>>> mappingItems(Interpreter &in
 // dict(arg) / d.update(arg) / d |= arg: a mapping's items, else an iterable of
 // key/value pairs with CPython's errors for an element that is not a pair.
 void dictUpdateFrom(Interpreter &in, DictObject &d, const Value &arg);
+// cls.fromkeys bound to dict or a subclass of it (`D.fromkeys(it, v)` and `D().fromkeys` make a D, each
+// key set through the class's own __setitem__, as CPython does for subclasses).
+Value dictFromKeysOf(Interpreter &in, const Value &cls);
 // --- classes (classes.cpp) ---
 ClassObject *typeClass(Interpreter &in);
 bool isMetaclass(Interpreter &in, const ClassObject *c);  // a subclass of type

@@ -57,7 +57,7 @@ bool positionalOnlyMethod(std::string_view type, std::string_view method) {
       {"str",
        {"join", "strip", "lstrip", "rstrip", "replace", "startswith", "endswith", "upper", "lower", "title",
         "capitalize", "swapcase", "find", "index", "rfind", "rindex", "count", "ljust", "rjust", "center", "zfill",
-        "isdigit", "isnumeric", "isdecimal", "isalpha", "isalnum", "isspace", "isupper", "islower", "isidentifier",
+        "isdigit", "isnumeric", "isdecimal", "isalpha", "isalnum", "isspace", "isupper", "islower", "isidentifier", "isascii",
         "casefold", "istitle", "isprintable", "partition", "rpartition", "removeprefix", "removesuffix", "translate",
         "maketrans"}},
       {"list", {"append", "extend", "insert", "remove", "pop", "clear", "index", "count", "reverse", "copy"}},

@@ -562,6 +562,24 @@ Value dictMethod(Interpreter &in, DictObject &d, const std::string &name, Args a
 
 }  // namespace
 
+Value dictFromKeysOf(Interpreter &in, const Value &cls) {
+  return in.native("fromkeys", [cls](Interpreter &in, Args a, const Kwargs &kw) -> Value {
+    if (!kw.empty()) in.raise("TypeError", "dict.fromkeys() takes no keyword arguments");
+    if (a.empty()) in.raise("TypeError", "fromkeys expected at least 1 argument, got 0");
+    if (a.size() > 2) in.raise("TypeError", fmt::format("fromkeys expected at most 2 arguments, got {}", a.size()));
+    Value value = a.size() > 1 ? a[1] : Value();
+    auto *c = cls.as<ClassObject>();
+    if (c && c->name == "dict" && c->construct) {
+      auto d = make<DictObject>();
+      for (auto &k : in.toList(a[0])) d->set(in, k, value);
+      return Value(d);
+    }
+    Value d = in.call(cls, {});
+    for (auto &k : in.toList(a[0])) in.setItem(d, k, value);
+    return d;
+  });
+}
+
 Value newKeyError(Interpreter &in, const Value &key) {
   Value e = in.newException(in.exceptionClass("KeyError"), "");
   e.as<InstanceObject>()->set("args", in.tuple({key}));
@@ -619,7 +637,7 @@ std::optional<Value> builtinMethod(Interpreter &in, const Value &self, const std
                                        "copy", "reverse", "sort"}))
     return std::nullopt;
   if (self.as<DictObject>() && !known({"keys", "values", "items", "popitem", "get", "setdefault", "pop", "update",
-                                       "copy", "clear"}))
+                                       "copy", "clear", "fromkeys"}))
     return std::nullopt;
   if (self.as<SetObject>() && !known({"add", "discard", "remove", "update", "union", "intersection", "difference",
                                       "symmetric_difference", "issubset", "issuperset", "isdisjoint", "copy", "pop",
@@ -637,6 +655,7 @@ std::optional<Value> builtinMethod(Interpreter &in, const Value &self, const std
       return listMethod(in, tmp, s, n, a, kw);
     });
   }
+  if (self.as<DictObject>() && name == "fromkeys") return dictFromKeysOf(in, Value(in.typeOf(self)));
   if (self.as<DictObject>())
     return bind([](Interpreter &in, const Value &s, const std::string &n, Args a, const Kwargs &kw) {
       return dictMethod(in, *s.as<DictObject>(), n, a, kw);
