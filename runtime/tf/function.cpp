@@ -584,10 +584,11 @@ std::optional<Value> FunctionWrapper::callGeneral(Interpreter &in, Args args, co
   // the body inline into the outer graph.
   if (!c.graphs.empty() || (!c.initScope && c.v1Graph)) {
     // Inside a tf.function's trace: traced apart (its own concrete function,
-    // tracing count and side effects, as TF) and copied into the outer graph.
+    // tracing count and side effects, as TF) and copied into the outer graph
+    // (function_nested.h).
     GraphScope *outer = c.graphs.empty() ? nullptr : c.graphs.back();
     if (outer && outer->kind() == GraphScope::Kind::Function && !c.initScope && !graphOnly && !singleTrace &&
-        canTraceNestedApart(in, *outer, argv, kwargs)) {
+        canTraceNestedApart(in, argv, kwargs)) {
       frontend::SourceSpan callSite = in.currentSpan();
       Ref<ConcreteFunction> cf = concrete(in, argv, kwargs);
       in.restoreSpan(callSite);

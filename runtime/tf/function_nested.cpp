@@ -6,6 +6,7 @@
 #include "runtime/tf/function_args.h"
 #include "runtime/tf/function_key.h"
 #include "runtime/tf/graph_scope.h"
+#include "runtime/autodiff/graph_gradients.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -51,6 +52,7 @@ struct NestedCopy {
   GraphScope &outer;
   const GraphScope &inner;
   std::string namePrefix;  // the call site's name scopes
+  std::string callee;      // the inner function's name
   std::unordered_map<const ir::Value *, ir::Value *> values;
   std::unordered_map<std::string, std::string> variables;
 
@@ -62,13 +64,15 @@ struct NestedCopy {
   // Clones the nodes of `src` into `b` (regions recursively, terminators of
   // nested regions included); returns the mapped operands of a function
   // body's return.
-  std::vector<ir::Value *> cloneRegion(ir::Builder &b, const ir::Region &src) {
+  std::vector<ir::Value *> cloneRegion(ir::Builder &b, const ir::Region &src,
+                                      std::vector<ir::Node *> *topLevel = nullptr) {
     for (const auto &np : src.nodes()) {
       const ir::Node &n = *np;
       std::vector<ir::Value *> ops;
       for (ir::Value *v : n.operands()) ops.push_back(mapped(v));
       if (n.kind() == ir::OpKind::Return) return ops;
       ir::Attrs attrs = n.attrs;
+      if (topLevel) attrs[kNestedCallAttr] = callee;
       if (auto it = attrs.find(ir::kVarAttr); it != attrs.end()) {
         auto renamed = variables.find(ir::attrVar(n));
         if (renamed != variables.end()) it->second = renamed->second;
@@ -84,6 +88,7 @@ struct NestedCopy {
         ir::Builder rb(nr);
         cloneRegion(rb, *r);
       }
+      if (topLevel) topLevel->push_back(c);
       for (size_t i = 0; i < n.numResults(); ++i) {
         values[n.result(unsigned(i))] = c->result(unsigned(i));
         const std::string &name = inner.nameOf(n.result(unsigned(i)));
@@ -104,6 +109,46 @@ std::string captureHint(const VariableObject &var) {
 std::unordered_map<const GraphScope *, std::vector<EnclosingCapture>> &pendingCaptures() {
   static std::unordered_map<const GraphScope *, std::vector<EnclosingCapture>> table;
   return table;
+}
+
+// GradientTapes recording in `g` see the copied nodes as they would have
+// seen the inner function's ops traced inline: variable reads watch
+// trainable variables and are Identity(variable -> value) records; other
+// nodes (region ops with their reads hoisted) are recorded as staged.
+void recordCopiedNodes(Interpreter &in, GraphScope &g, const std::vector<ir::Node *> &nodes) {
+  std::vector<TapeObject *> tapes;
+  for (TapeObject *t : ctx(in).tapes)
+    if (t->graph == &g) tapes.push_back(t);
+  if (tapes.empty()) return;
+  auto watch = [&](const ir::Node &read) {
+    auto *v = static_cast<VariableObject *>(g.variableOfCapture(ir::attrVar(read)));
+    if (v && v->trainable)
+      for (TapeObject *t : tapes)
+        if (t->watchAccessed) {
+          t->tape.watch(v->id);
+          t->noteWatched(*v);
+        }
+    return v;
+  };
+  for (ir::Node *n : nodes) {
+    for (unsigned r = 0; r < n->numRegions(); ++r)
+      n->region(r).walk([&](ir::Node &x) {
+        if (x.kind() == ir::OpKind::ReadVariable) watch(x);
+      });
+    if (n->kind() != ir::OpKind::ReadVariable) {
+      recordNodeOnTapes(in, g, *n);
+      continue;
+    }
+    VariableObject *v = watch(*n);
+    if (!v) continue;
+    int64_t inId = v->id, outId = valueId(n->result());
+    for (TapeObject *t : tapes) {
+      if (t->region != n->parentRegion() || !t->tape.shouldRecord(std::span<const int64_t>(&inId, 1))) continue;
+      TapeValue iv = n->result(), ov = n->result();
+      t->tape.record(ir::OpKind::Identity, {}, std::span<const int64_t>(&inId, 1), std::span<const TapeValue>(&iv, 1),
+                     std::span<const int64_t>(&outId, 1), std::span<const TapeValue>(&ov, 1));
+    }
+  }
 }
 
 }  // namespace
@@ -131,9 +176,7 @@ std::vector<EnclosingCapture> takeEnclosingCaptures(const GraphScope *g) {
   return caps;
 }
 
-bool canTraceNestedApart(Interpreter &in, const GraphScope &outer, std::span<const Value> args, const Kwargs &kwargs) {
-  for (const TapeObject *t : ctx(in).tapes)
-    if (t->graph == &outer) return false;
+bool canTraceNestedApart(Interpreter &in, std::span<const Value> args, const Kwargs &kwargs) {
   for (const Value &a : args)
     if (hasCustomTraceType(in, a)) return false;
   for (const auto &[k, v] : kwargs)
@@ -147,7 +190,7 @@ Value inlineNestedCall(Interpreter &in, GraphScope &outer, const ConcreteFunctio
   const ir::Function &fn = cf.scope->function();
   std::string prefix;
   for (const std::string &s : c.nameScopes) prefix += s;
-  NestedCopy copy{in, outer, *cf.scope, prefix, {}, {}};
+  NestedCopy copy{in, outer, *cf.scope, prefix, cf.info.function, {}, {}};
 
   // Parameters: the call's tensors, as values of the outer graph (eager ones
   // captured or made constants, as any op's inputs are).
@@ -209,7 +252,9 @@ Value inlineNestedCall(Interpreter &in, GraphScope &outer, const ConcreteFunctio
                                         std::shared_ptr<void>(var->value, var->value.get()));
   }
 
-  std::vector<ir::Value *> results = copy.cloneRegion(outer.builder(), fn.body());
+  std::vector<ir::Node *> copied;
+  std::vector<ir::Value *> results = copy.cloneRegion(outer.builder(), fn.body(), &copied);
+  recordCopiedNodes(in, outer, copied);
   std::vector<Value> outs;
   outs.reserve(results.size());
   for (ir::Value *r : results) {

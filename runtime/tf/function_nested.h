@@ -18,6 +18,12 @@ namespace tfs::runtime::tf {
 
 struct ConcreteFunction;
 
+// The attribute marking a node copied from another tf.function's trace
+// (its value: that function's name), on the nodes at the caller's top
+// level: TF's GraphDef of the caller shows one call node there instead
+// (graph_def_object.cpp refuses to print it).
+inline constexpr const char *kNestedCallAttr = "_tfs_nested_call";
+
 // A tensor of an enclosing graph that a nested trace used: TF captures it
 // as an extra input of the inner function (after the arguments' tensors),
 // which the call site feeds.
@@ -37,11 +43,9 @@ ir::Value *captureEnclosingTensor(Interpreter &in, GraphScope &g, GraphScope &en
 // (function.cpp keeps them with the trace's concrete function).
 std::vector<EnclosingCapture> takeEnclosingCaptures(const GraphScope *g);
 
-// Whether a call with these arguments can be traced apart from `outer` and
-// copied in: no GradientTape records in `outer` (the copied nodes would
-// bypass its recording) and no argument with a custom trace type.
-bool canTraceNestedApart(Interpreter &in, const GraphScope &outer, std::span<const Value> args,
-                         const Kwargs &kwargs);
+// Whether a call with these arguments can be traced apart and copied in:
+// none has a custom trace type (those are traced inline).
+bool canTraceNestedApart(Interpreter &in, std::span<const Value> args, const Kwargs &kwargs);
 
 // Given `cf`, the inner function's trace for `args`/`kwargs`, and the graph
 // being traced. Execute: copies cf's nodes into `outer` at its current
