@@ -14,6 +14,7 @@
 #include "lib/tf/io/io_lib.h"
 #include "lib/tf/node_def_attrs.h"
 #include "lib/tf/summary/graph_def.h"
+#include "runtime/tf/function_nested.h"
 
 #include <fmt/format.h>
 #include <map>
@@ -82,6 +83,16 @@ struct GraphDefObject final : Object {
   std::map<std::string, std::string> unreproduced;  // node name -> op type
   std::set<std::string> generated;                   // names tfs made up
   std::string controlFlow;                           // the op type of a cond / while_loop node, if any
+  std::string nestedCall;                            // a tf.function whose trace was copied in, if any
+  void refuseNestedCall(Interpreter &in) const {
+    if (!nestedCall.empty())
+      in.raise("NotImplementedError",
+               fmt::format("the GraphDef of a graph calling tf.function '{}' is not supported by tfs: TensorFlow "
+                           "shows the call as one StatefulPartitionedCall node and the callee as a function of the "
+                           "graph's library (__inference_{}_<uid>, numbered with a process-wide counter), where tfs "
+                           "copies the callee's nodes into the caller's graph",
+                           nestedCall, nestedCall));
+  }
   explicit GraphDefObject(tensorflow::GraphDef g) : graph(std::move(g)) {}
   std::string why(const std::string &node) const {
     auto it = unreproduced.find(node);
@@ -90,6 +101,7 @@ struct GraphDefObject final : Object {
   const char *typeName() const override { return "GraphDef"; }
   std::optional<Value> getAttr(Interpreter &in, const std::string &name) override {
     if (name == "node") {
+      refuseNestedCall(in);
       if (!controlFlow.empty())
         in.raise("NotImplementedError",
                  fmt::format("the nodes of a graph with control flow ('{}') are not supported by tfs: TensorFlow "
@@ -115,6 +127,7 @@ struct GraphDefObject final : Object {
     return "";
   }
   std::string text(Interpreter &in) const {
+    refuseNestedCall(in);
     if (!controlFlow.empty())
       in.raise("NotImplementedError",
                "printing the GraphDef of a graph with control flow (tf.cond / tf.while_loop, as AutoGraph makes "
@@ -149,6 +162,9 @@ Ref<GraphDefObject> tfGraphDef(GraphScope &g, bool addShapes) {
                            : n.op() == "Placeholder" && !arguments.count(n.name()) && !captures.count(n.name()))
       continue;
     if (ir != byName.end() && ir->second->numRegions() > 0 && out->controlFlow.empty()) out->controlFlow = n.op();
+    bool copied = ir != byName.end() && ir->second->attrs.count(kNestedCallAttr) > 0;
+    if (copied && out->nestedCall.empty()) out->nestedCall = ir::attrString(ir->second->attrs, kNestedCallAttr, "");
+    n.mutable_attr()->erase(kNestedCallAttr);
     if (captures.count(n.name()) || (ir != byName.end() && (ir->second->numResults() == 0 ||
                                                             g.nameOf(ir->second->result(0)).empty())))
       out->generated.insert(n.name());
@@ -179,7 +195,7 @@ Ref<GraphDefObject> tfGraphDef(GraphScope &g, bool addShapes) {
     }
     if (!addShapes) n.mutable_attr()->erase("_output_shapes");
     else if (shapes.has_list()) (*n.mutable_attr())["_output_shapes"] = shapes;
-    if (!exact) out->unreproduced[n.name()] = n.op();
+    if (!exact || copied) out->unreproduced[n.name()] = n.op();  // a copied node is no node of TF's graph
     *kept.add_node() = std::move(n);
   }
   out->graph = std::move(kept);

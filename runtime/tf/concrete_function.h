@@ -8,6 +8,7 @@
 #include "runtime/autodiff/function_gradient.h"
 #include "runtime/tf/executable.h"
 #include "runtime/tf/function_args.h"
+#include "runtime/tf/function_nested.h"
 #include "runtime/tf/tf.h"
 #include "runtime/tf/trace_report.h"
 
@@ -31,6 +32,9 @@ struct ConcreteFunction : Object, CycleTracked {
   // Its tf.Variable arguments (the traced call's), by alias id: each call
   // binds their captures to the variables it passes (function_variables.h).
   std::vector<ArgVariable> argVariables;
+  // Tensors of enclosing graphs its trace used (a tf.function traced inside
+  // another): extra parameters after the arguments' (function_nested.h).
+  std::vector<EnclosingCapture> enclosingCaptures;
   Value outputStructure;        // Python structure with TensorObject placeholders
   std::vector<ir::TensorType> outputTypes;  // of the traced outputs, as traced
   std::vector<size_t> outputSlots;

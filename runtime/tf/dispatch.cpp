@@ -7,6 +7,7 @@
 #include "runtime/kernels/kernels.h"
 #include "runtime/tensor/format.h"
 #include "runtime/tf/tape_slices.h"
+#include "runtime/tf/function_nested.h"
 #include "runtime/tf/tf.h"
 #include "runtime/tf/tensor_ids.h"
 #include "runtime/tf/foreign_arrays.h"
@@ -520,10 +521,10 @@ ir::Value *graphInput(Interpreter &in, GraphScope &g, TensorObject &t) {
   if (t.symbolic()) {
     if (t.scope != &g) {
       const std::vector<GraphScope *> &active = ctx(in).graphs;
+      // A nested tf.function using a tensor of an enclosing one's graph:
+      // TF captures it as an input of the inner function.
       if (std::find(active.begin(), active.end(), t.scope) != active.end())
-        in.raise("NotImplementedError",
-                 fmt::format("a nested tf.function capturing tensor '{}' of the enclosing function's graph is not "
-                             "supported by tfs; pass it as an argument", t.name));
+        return captureEnclosingTensor(in, g, *t.scope, t.sym, t.name);
       // A tensor leaked out of a finished trace (a global assigned inside
       // another tf.function): TF captures it and then refuses to run the
       // graph with it, in these words.

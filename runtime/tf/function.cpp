@@ -15,6 +15,7 @@
 #include "runtime/tf/executable.h"
 #include "runtime/tf/function_args.h"
 #include "runtime/tf/function_key.h"
+#include "runtime/tf/function_nested.h"
 #include "runtime/tf/function_variables.h"
 #include "runtime/tf/function_wrappers.h"
 #include "runtime/tf/shape_relations.h"
@@ -326,8 +327,10 @@ Ref<ConcreteFunction> FunctionWrapper::trace(Interpreter &in, const std::vector<
     c.nameScopes = savedScopes;
     c.initScope = savedInitScope;
     c.failedTraces.push_back(cf->scope);
+    takeEnclosingCaptures(&g);
     throw;
   }
+  cf->enclosingCaptures = takeEnclosingCaptures(&g);
   c.graphs.pop_back();
   --c.traceDepth;
   c.nameScopes = savedScopes;
@@ -507,7 +510,8 @@ Ref<ConcreteFunction> FunctionWrapper::concrete(Interpreter &in, std::span<const
 
 std::optional<Value> FunctionWrapper::callLikeLast(Interpreter &in, Args args, const Kwargs &kwargs) {
   if (!lastConcrete || !lastArgsEager || hasSignature || !kwargs.empty() || args.size() != lastEagerArgs.size() ||
-      args.size() > 8 || !lastConcrete->outputStructure.isInt() || !lastConcrete->exec)
+      args.size() > 8 || !lastConcrete->outputStructure.isInt() || !lastConcrete->exec ||
+      !lastConcrete->enclosingCaptures.empty())
     return std::nullopt;
   const TfContext &c = ctx(in);
   // What call() checks before running: tracing, a v1 graph, eager mode,
@@ -579,6 +583,17 @@ std::optional<Value> FunctionWrapper::callGeneral(Interpreter &in, Args args, co
   // what currentGraph() tells, without looking the context up again): trace
   // the body inline into the outer graph.
   if (!c.graphs.empty() || (!c.initScope && c.v1Graph)) {
+    // Inside a tf.function's trace: traced apart (its own concrete function,
+    // tracing count and side effects, as TF) and copied into the outer graph
+    // (function_nested.h).
+    GraphScope *outer = c.graphs.empty() ? nullptr : c.graphs.back();
+    if (outer && outer->kind() == GraphScope::Kind::Function && !c.initScope && !graphOnly && !singleTrace &&
+        canTraceNestedApart(in, argv, kwargs)) {
+      frontend::SourceSpan callSite = in.currentSpan();
+      Ref<ConcreteFunction> cf = concrete(in, argv, kwargs);
+      in.restoreSpan(callSite);
+      return inlineNestedCall(in, *outer, *cf, argv, kwargs);
+    }
     std::vector<Value> callArgs;
     if (!self.isNone()) callArgs.push_back(self);
     callArgs.insert(callArgs.end(), argv.begin(), argv.end());
@@ -595,6 +610,11 @@ std::optional<Value> FunctionWrapper::callGeneral(Interpreter &in, Args args, co
   frontend::SourceSpan callSite = in.currentSpan();
   Ref<ConcreteFunction> cf = concrete(in, argv, kwargs);
   in.restoreSpan(callSite);  // tracing moved it into the function's body
+  if (!cf->enclosingCaptures.empty())
+    raiseTf(in, "TypeError",
+            fmt::format("tf.function '{}' uses tensor '{}' of another function's graph, which only a call inside "
+                        "that function can feed; pass it as an argument",
+                        name, cf->enclosingCaptures.front().name));
   Executable &exec = cf->executable(in.profiler());
   if (c.onGraphRun) c.onGraphRun(in, *cf->scope, exec.function());
   if (in.profilingOps()) exec.setProfileLabel(fmt::format("{}, trace {}", name, cf->info.number));
@@ -741,22 +761,6 @@ TracedSignature traceForExport(Interpreter &in, const Value &f) {
     in.raise("ValueError", "saving a tf.function requires an input_signature (tfs saves one concrete function per signature)");
   Ref<ConcreteFunction> cf = w->concrete(in, w->signatureArgs(in), {});
   return tracedSignatureOf(in, *cf);
-}
-
-TracedSignature tracedSignatureOf(Interpreter &in, const ConcreteFunction &cf) {
-  TracedSignature sig{cf.scope, cf.variables, {}};
-  // A dict of tensors is ("dict", ((key, index), ...)); see collectOutputs.
-  if (auto *t = cf.outputStructure.as<TupleObject>(); t && t->items.size() == 2 && in.str(t->items[0]) == "dict") {
-    std::vector<std::pair<int64_t, std::string>> keyed;
-    for (auto &kv : in.toList(t->items[1])) {
-      auto *p = kv.as<TupleObject>();
-      if (!p || !p->items[1].isInt()) return sig;
-      keyed.emplace_back(p->items[1].asInt(), in.str(p->items[0]));
-    }
-    std::sort(keyed.begin(), keyed.end());
-    for (auto &[index, key] : keyed) sig.outputKeys.push_back(key);
-  }
-  return sig;
 }
 
 std::vector<Ref<ConcreteFunction>> savedTraces(Interpreter &in, const Value &f) {

@@ -7,6 +7,7 @@
 // Operation.run).
 #include "lib/tf/compat_v1/compat_v1.h"
 #include "lib/tf/graph_def_object.h"
+#include "runtime/tf/function_nested.h"
 #include "runtime/interp/native_context_managers.h"
 
 #include <set>
@@ -298,6 +299,14 @@ std::optional<Value> GraphObject::getAttr(Interpreter &in, const std::string &na
         if (!nm.empty()) out.push_back(operationOf(in, *wrapSym(p, self->graph, nm)));
       }
       for (const auto &n : self->graph->function().body().nodes()) {
+        // TF lists one StatefulPartitionedCall where tfs copied a nested
+        // tf.function's nodes in (function_nested.h).
+        if (auto callee = n->attrs.find(kNestedCallAttr); callee != n->attrs.end())
+          in.raise("NotImplementedError",
+                   fmt::format("the operations of a graph calling tf.function '{}' are not supported by tfs: "
+                               "TensorFlow lists the call as one StatefulPartitionedCall operation, where tfs copies "
+                               "the callee's nodes into the caller's graph",
+                               ir::attrString(n->attrs, kNestedCallAttr, "")));
         if (n->numResults() == 0) continue;
         const std::string &nm = self->graph->nameOf(n->result(0));
         if (nm.empty() || nm.find(':') != std::string::npos) continue;
