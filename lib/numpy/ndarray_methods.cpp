@@ -141,7 +141,9 @@ std::vector<MethodDef> ownMethods() {
   m.push_back({"clip(min=None, max=None, out=None, **kwargs)", [](Interpreter &in, TensorObject &a, const Bound &b) {
                  const Def *clip = findFunction("clip");
                  Value f = nativeWithSignature(in, clip->signature, clip->fn);
-                 return in.call(f, std::vector<Value>{Value(Ref<Object>(&a)), b["min"], b["max"], b["out"]});
+                 // The ufunc keywords (where=, dtype=, casting=, ...) go on to np.clip.
+                 return in.call(f, std::vector<Value>{Value(Ref<Object>(&a)), b["min"], b["max"], b["out"]},
+                                b.varKwargs());
                }});
   m.push_back({"conj()", [](Interpreter &, TensorObject &a, const Bound &) {
                  if (ir::isComplex(a.eager.dtype())) return newArray(runKernel(ir::OpKind::Conj, std::vector<Tensor>{a.eager}, {})[0]);

@@ -5,6 +5,7 @@
 // for the errno as CPython does), KeyError's repr of its key.
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/exception_notes.h"
+#include "runtime/interp/os_error_class.h"
 
 #include <cerrno>
 #include <cstring>
@@ -36,6 +37,15 @@ const char *osErrorSubclass(int64_t err) {
   }
 }
 }  // namespace
+
+ClassObject *osErrorClassFor(Interpreter &in, ClassObject *cls, Args args) {
+  // CPython maps only for OSError itself, with 2 to 5 arguments.
+  if (args.size() < 2 || args.size() > 5 || !args[0].isInt()) return cls;
+  ClassObject *os = in.exceptionClass("OSError").get();
+  if (cls != os) return cls;
+  const char *sub = osErrorSubclass(args[0].asInt());
+  return sub ? in.exceptionClass(sub).get() : cls;
+}
 
 void installExceptionDetails(Interpreter &in) {
   installExceptionNotes(in);
