@@ -65,6 +65,20 @@ void installExceptionDetails(Interpreter &in) {
     inst->set("code", a.size() == 2 ? a[1] : a.size() > 2 ? in.tuple(std::vector<Value>(a.begin() + 1, a.end())) : Value());
     return Value();
   }));
+  // ImportError(msg, *, name=None, path=None): the module and its file.
+  auto importError = in.exceptionClass("ImportError");
+  importError->setAttr("name", Value());
+  importError->setAttr("path", Value());
+  importError->setAttr("__init__", in.native("__init__", [](Interpreter &in, Args a, const Kwargs &kw) {
+    auto *inst = a[0].as<InstanceObject>();
+    inst->set("args", in.tuple(std::vector<Value>(a.begin() + 1, a.end())));
+    for (const auto &[k, v] : kw) {
+      if (k != "name" && k != "path")
+        in.raise("TypeError", fmt::format("'{}' is an invalid keyword argument for {}()", k, inst->klass->name));
+      inst->set(k, v);
+    }
+    return Value();
+  }));
   auto os = in.exceptionClass("OSError");
   for (const char *attr : {"errno", "strerror", "filename", "filename2"}) os->setAttr(attr, Value());
   os->setAttr("__init__", in.native("__init__", [](Interpreter &in, Args a, const Kwargs &) {
