@@ -10,6 +10,7 @@
 #include "lib/numpy/np_shape.h"
 #include "lib/numpy/ufunc.h"
 #include "lib/numpy/ufunc_kwargs.h"
+#include "lib/tf/tf_lib.h"
 
 #include <fmt/format.h>
 #include <map>
@@ -153,6 +154,11 @@ std::vector<MethodDef> ownMethods() {
                [](Interpreter &in, TensorObject &a, const Bound &) {
                  Layout l = layoutOf(a);
                  return makeView(a, a.eager.shape(), l.offset, l.strides);
+               }});
+  m.push_back({"tofile(fid, sep='', format='%s')", [](Interpreter &in, TensorObject &a, const Bound &b) {
+                 // Written in .tfs over tobytes() and file objects (_np_rawfile.tfs).
+                 Value fn = *preludeApi(in, "_np_rawfile", "rawfile_api", "tofile");
+                 return in.call(fn, std::vector<Value>{Value(Ref<Object>(&a)), b["fid"], b["sep"], b["format"]});
                }});
   m.push_back({"tobytes(order=!'C')", [](Interpreter &in, TensorObject &a, const Bound &) {
                  if (a.eager.dtype() == DType::String) in.raise("NotImplementedError", "tobytes() of a string array is not supported by tfs");
