@@ -10,6 +10,7 @@
 #include "lib/numpy/np_shape.h"
 #include "lib/numpy/ufunc.h"
 #include "lib/numpy/ufunc_kwargs.h"
+#include "lib/tf/tf_lib.h"
 
 #include <fmt/format.h>
 #include <map>
@@ -141,7 +142,9 @@ std::vector<MethodDef> ownMethods() {
   m.push_back({"clip(min=None, max=None, out=None, **kwargs)", [](Interpreter &in, TensorObject &a, const Bound &b) {
                  const Def *clip = findFunction("clip");
                  Value f = nativeWithSignature(in, clip->signature, clip->fn);
-                 return in.call(f, std::vector<Value>{Value(Ref<Object>(&a)), b["min"], b["max"], b["out"]});
+                 // The ufunc keywords (where=, dtype=, casting=, ...) go on to np.clip.
+                 return in.call(f, std::vector<Value>{Value(Ref<Object>(&a)), b["min"], b["max"], b["out"]},
+                                b.varKwargs());
                }});
   m.push_back({"conj()", [](Interpreter &, TensorObject &a, const Bound &) {
                  if (ir::isComplex(a.eager.dtype())) return newArray(runKernel(ir::OpKind::Conj, std::vector<Tensor>{a.eager}, {})[0]);
@@ -151,6 +154,11 @@ std::vector<MethodDef> ownMethods() {
                [](Interpreter &in, TensorObject &a, const Bound &) {
                  Layout l = layoutOf(a);
                  return makeView(a, a.eager.shape(), l.offset, l.strides);
+               }});
+  m.push_back({"tofile(fid, sep='', format='%s')", [](Interpreter &in, TensorObject &a, const Bound &b) {
+                 // Written in .tfs over tobytes() and file objects (_np_rawfile.tfs).
+                 Value fn = *preludeApi(in, "_np_rawfile", "rawfile_api", "tofile");
+                 return in.call(fn, std::vector<Value>{Value(Ref<Object>(&a)), b["fid"], b["sep"], b["format"]});
                }});
   m.push_back({"tobytes(order=!'C')", [](Interpreter &in, TensorObject &a, const Bound &) {
                  if (a.eager.dtype() == DType::String) in.raise("NotImplementedError", "tobytes() of a string array is not supported by tfs");

@@ -148,32 +148,93 @@ Value arange(Interpreter &in, const Bound &a) {
   return newArray(t);
 }
 
+// numpy computes linspace in result_type(start * 1.0, stop * 1.0, float):
+// float64, or float32 / float16 when an array (not a scalar) of that type
+// is given.
+DType linspaceDType(const Value &start, const Value &stop, const Tensor &s, const Tensor &e) {
+  std::optional<DType> d;
+  for (auto [v, t] : {std::pair<const Value *, const Tensor *>{&start, &s}, {&stop, &e}}) {
+    TensorObject *arr = ndarrayOf(*v);
+    if (!arr || t->rank() == 0) continue;  // scalars do not decide the type
+    DType k = ir::isFloating(t->dtype()) || ir::isComplex(t->dtype()) ? t->dtype() : DType::Float64;
+    d = d ? promoteTypes(*d, k) : k;
+  }
+  if (!d || (*d != DType::Float32 && *d != DType::Float16)) return DType::Float64;
+  return *d;
+}
+
+// y[i, ...] = i * step + start (or i / div * delta + start when a step is
+// 0), the last row set to stop, as numpy's linspace does elementwise.
+template <class T> double asDouble(T v) { return double(static_cast<float>(v)); }
+template <> double asDouble<double>(double v) { return v; }
+
+// y[i, ...] = i * step + start (or i / div * delta + start when a step is
+// 0), the last row set to stop, as numpy's linspace does elementwise, each
+// operation rounded to T.
+template <class T>
+std::vector<double> linspaceValues(const Tensor &s, const Tensor &e, int64_t num, bool endpoint,
+                                   std::vector<double> &stepsOut) {
+  int64_t m = s.numElements(), div = endpoint ? num - 1 : num;
+  auto at = [](const Tensor &t, int64_t k) { return T(t.elementAsDouble(k)); };
+  std::vector<T> delta(size_t(m), T(0.0)), steps(size_t(m), T(NAN));
+  bool anyZero = false;
+  for (int64_t k = 0; k < m; ++k) {
+    delta[size_t(k)] = T(at(e, k) - at(s, k));
+    if (div > 0) steps[size_t(k)] = T(delta[size_t(k)] / T(double(div)));
+    anyZero |= div > 0 && steps[size_t(k)] == T(0.0);
+  }
+  std::vector<double> y(size_t(num * m));
+  for (int64_t i = 0; i < num; ++i)
+    for (int64_t k = 0; k < m; ++k) {
+      T v = T(double(i));
+      if (div > 0) v = anyZero ? T(T(v / T(double(div))) * delta[size_t(k)]) : T(v * steps[size_t(k)]);
+      else v = T(v * delta[size_t(k)]);
+      y[size_t(i * m + k)] = asDouble<T>(T(v + at(s, k)));
+    }
+  if (endpoint && num > 1)
+    for (int64_t k = 0; k < m; ++k) y[size_t((num - 1) * m + k)] = asDouble<T>(at(e, k));
+  for (const T &v : steps) stepsOut.push_back(asDouble<T>(v));
+  return y;
+}
+
 Value linspace(Interpreter &in, const Bound &a) {
   int64_t num = in.toIndex(a["num"]);
   if (num < 0) in.raise("ValueError", fmt::format("Number of samples, {}, must be non-negative.", num));
-  if (!a.isNone("axis") && in.toInt(a["axis"]) != 0)
-    in.raise("NotImplementedError", "linspace() argument 'axis' other than 0 is not supported by tfs");
   Tensor start = asTensor(in, a["start"]), stop = asTensor(in, a["stop"]);
-  if (start.rank() > 0 || stop.rank() > 0)
-    in.raise("NotImplementedError", "linspace() with array start/stop is not supported by tfs");
+  if (ir::isComplex(start.dtype()) || ir::isComplex(stop.dtype()))
+    in.raise("NotImplementedError", "linspace() of complex start/stop is not supported by tfs");
+  // Array ends broadcast together; the samples run along a new axis `axis`.
+  Shape shape = broadcastShapes(in, {start.shape(), stop.shape()});
+  start = broadcastTo(start, shape).copy();
+  stop = broadcastTo(stop, shape).copy();
+  int64_t nd = int64_t(shape.size()) + 1;
+  int64_t axis = in.toInt(a["axis"]);
+  if (axis < -nd || axis >= nd)
+    in.raiseValue(in.newException(axisErrorClass(in), fmt::format("destination: axis {} is out of bounds for array of "
+                                                                  "dimension {}", axis, nd)));  // numpy's moveaxis says so
+  if (axis < 0) axis += nd;
   bool endpoint = in.truth(a["endpoint"]);
-  double b = start.elementAsDouble(0), e = stop.elementAsDouble(0);
-  int64_t div = endpoint ? num - 1 : num;
-  double delta = e - b, step = div > 0 ? delta / double(div) : NAN;
-  std::vector<double> y(static_cast<size_t>(num));
-  for (int64_t i = 0; i < num; ++i) {
-    double v = double(i);
-    if (div > 0) v = step == 0 ? v / double(div) * delta : v * step;
-    else v = v * delta;
-    y[size_t(i)] = v + b;
-  }
-  if (endpoint && num > 1) y.back() = e;
-  DType d = dtypeParam(in, a["dtype"]).value_or(DType::Float64);
+  DType work = linspaceDType(a["start"], a["stop"], start, stop);
+  std::vector<double> steps;
+  std::vector<double> y = work == DType::Float32   ? linspaceValues<float>(start, stop, num, endpoint, steps)
+                          : work == DType::Float16 ? linspaceValues<ir::half>(start, stop, num, endpoint, steps)
+                                                   : linspaceValues<double>(start, stop, num, endpoint, steps);
+  DType d = dtypeParam(in, a["dtype"]).value_or(work);
   if (ir::isInteger(d))
     for (double &v : y) v = std::floor(v);
-  Tensor t = Tensor::fromDoubles(d, {num}, y);
-  if (in.truth(a["retstep"])) return in.tuple({newArray(t), Value::real(step)});
-  return newArray(t);
+  Shape full{num};
+  full.insert(full.end(), shape.begin(), shape.end());
+  Tensor t = cast(Tensor::fromDoubles(work, full, y), d);
+  if (axis != 0) {
+    std::vector<int64_t> perm;
+    for (int64_t k = 1; k <= axis; ++k) perm.push_back(k);
+    perm.push_back(0);
+    for (int64_t k = axis + 1; k < nd; ++k) perm.push_back(k);
+    t = transposed(t, perm);
+  }
+  if (!in.truth(a["retstep"])) return newArray(t);
+  Value step = shape.empty() ? Value::real(steps[0]) : newArray(Tensor::fromDoubles(work, shape, steps));
+  return in.tuple({newArray(t), step});
 }
 
 Value eye(Interpreter &in, const Bound &a) {

@@ -1,5 +1,5 @@
 // np.einsum over explicit subscripts ('ij,jk->ik', 'ii', 'ij->ji', 'i,j->ij',
-// implicit output as numpy orders it), and the lookup and binning functions
+// implicit output as numpy orders it, '...' broadcast axes, the sublist form), and the lookup and binning functions
 // np.isin, np.digitize, np.interp and np.histogram.
 #include "lib/numpy/numpy_lib.h"
 
@@ -16,13 +16,65 @@ struct EinsumSpec {
   std::string output;
 };
 
-EinsumSpec parseEinsum(Interpreter &in, const std::string &text, size_t operands) {
+// Writes each "..." as letters the subscripts do not use: the broadcast
+// axes an operand has beyond its letters, right-aligned across operands
+// (numpy's ellipsis). `ellipsisLetters` gets the letters of the widest one.
+std::string expandEllipsis(Interpreter &in, std::string s, const std::vector<size_t> &ranks,
+                           std::string &ellipsisLetters) {
+  size_t arrow = s.find("->");
+  std::string lhs = arrow == std::string::npos ? s : s.substr(0, arrow);
+  std::string rhs = arrow == std::string::npos ? "" : s.substr(arrow + 2);
+  std::vector<std::string> terms;
+  size_t start = 0;
+  for (size_t i = 0; i <= lhs.size(); ++i)
+    if (i == lhs.size() || lhs[i] == ',') {
+      terms.push_back(lhs.substr(start, i - start));
+      start = i + 1;
+    }
+  auto ellipsisAt = [&](const std::string &t) {
+    size_t at = t.find("...");
+    size_t dots = std::count(t.begin(), t.end(), '.');
+    if ((at == std::string::npos && dots) || (at != std::string::npos && dots != 3))
+      in.raise("ValueError", fmt::format("einstein sum subscripts string contains a '.' that is not part of an "
+                                         "ellipsis ('...') in {}", &t == &rhs ? "the output" : "operand " + std::to_string(&t - &terms[0])));
+    return at;
+  };
+  std::vector<int64_t> extra(terms.size(), 0);
+  int64_t widest = 0;
+  for (size_t k = 0; k < terms.size(); ++k) {
+    if (ellipsisAt(terms[k]) == std::string::npos) continue;
+    int64_t letters = int64_t(terms[k].size()) - 3;
+    extra[k] = k < ranks.size() ? std::max<int64_t>(0, int64_t(ranks[k]) - letters) : 0;
+    widest = std::max(widest, extra[k]);
+  }
+  for (char c = 'a'; int64_t(ellipsisLetters.size()) < widest; c = c == 'z' ? 'A' : char(c + 1)) {
+    if (s.find(c) == std::string::npos) ellipsisLetters += c;
+    if (c == 'Z') break;
+  }
+  std::string out;
+  for (size_t k = 0; k < terms.size(); ++k) {
+    size_t at = ellipsisAt(terms[k]);
+    std::string t = terms[k];
+    if (at != std::string::npos) t.replace(at, 3, ellipsisLetters.substr(size_t(widest - extra[k])));
+    out += (k ? "," : "") + t;
+  }
+  if (arrow != std::string::npos) {
+    size_t at = ellipsisAt(rhs);
+    if (at != std::string::npos) rhs.replace(at, 3, ellipsisLetters);
+    out += "->" + rhs;
+  }
+  return out;
+}
+
+EinsumSpec parseEinsum(Interpreter &in, const std::string &text, const std::vector<size_t> &ranks) {
+  size_t operands = ranks.size();
   EinsumSpec spec;
   std::string s;
   for (char c : text)
     if (c != ' ') s += c;
-  if (s.find('.') != std::string::npos)
-    in.raise("NotImplementedError", fmt::format("np.einsum with an ellipsis ('{}') is not supported by tfs", text));
+  std::string ellipsisLetters;
+  bool implicitEllipsis = s.find("...") != std::string::npos && s.find("->") == std::string::npos;
+  if (s.find('.') != std::string::npos) s = expandEllipsis(in, s, ranks, ellipsisLetters);
   size_t arrow = s.find("->");
   std::string lhs = arrow == std::string::npos ? s : s.substr(0, arrow);
   size_t start = 0;
@@ -50,21 +102,56 @@ EinsumSpec parseEinsum(Interpreter &in, const std::string &text, size_t operands
     for (char c : lhs)
       if (c != ',') ++count[c];
     for (auto [c, n] : count)
-      if (n == 1) spec.output += c;
+      if (n == 1 && ellipsisLetters.find(c) == std::string::npos) spec.output += c;
     std::stable_sort(spec.output.begin(), spec.output.end(), [](char a, char b) {
       bool ua = std::isupper(static_cast<unsigned char>(a)), ub = std::isupper(static_cast<unsigned char>(b));
       return ua != ub ? ua : a < b;  // numpy sorts upper case first
     });
+    if (implicitEllipsis) spec.output = ellipsisLetters + spec.output;  // broadcast axes lead
   }
   return spec;
 }
 
+// numpy's sublist form einsum(op0, [0, 1], op1, [1, 2], [0, 2]): axis
+// numbers 0-25 are 'A'-'Z', 26-51 'a'-'z', Ellipsis is "...".
+std::string sublistSubscripts(Interpreter &in, const std::vector<Value> &args, std::vector<Value> &operands) {
+  auto letters = [&](const Value &list) {
+    std::string t;
+    for (const Value &v : in.toList(list)) {
+      if (v.is(in.builtin("Ellipsis"))) {
+        t += "...";
+        continue;
+      }
+      int64_t n = in.toIndex(v);
+      if (n < 0 || n >= 52) in.raise("ValueError", "subscript is not within the valid range [0, 52)");
+      t += char(n < 26 ? 'A' + n : 'a' + (n - 26));
+    }
+    return t;
+  };
+  std::string text;
+  size_t i = 0;
+  for (; i + 1 < args.size(); i += 2) {
+    operands.push_back(args[i]);
+    text += (i ? "," : "") + letters(args[i + 1]);
+  }
+  if (i < args.size()) text += "->" + letters(args[i]);
+  return text;
+}
+
 Value einsum(Interpreter &in, const Bound &b) {
   const auto &args = b.varArgs();
-  if (args.empty() || !args[0].as<StrObject>())
-    in.raise("NotImplementedError", "np.einsum without a subscripts string is not supported by tfs");
-  std::vector<Value> operandValues(args.begin() + 1, args.end());
-  EinsumSpec spec = parseEinsum(in, in.str(args[0]), operandValues.size());
+  if (args.empty()) in.raise("TypeError", "function takes at least 1 argument (0 given)");
+  std::vector<Value> operandValues;
+  std::string subscripts;
+  if (args[0].as<StrObject>()) {
+    operandValues.assign(args.begin() + 1, args.end());
+    subscripts = in.str(args[0]);
+  } else {
+    subscripts = sublistSubscripts(in, std::vector<Value>(args.begin(), args.end()), operandValues);
+  }
+  std::vector<size_t> ranks;
+  for (const Value &v : operandValues) ranks.push_back(asTensor(in, v).rank());
+  EinsumSpec spec = parseEinsum(in, subscripts, ranks);
   DType t = b.isNone("dtype") ? resultType(in, operandValues) : *dtypeParam(in, b["dtype"]);
   std::vector<Tensor> ops;
   std::map<char, int64_t> dims;
@@ -129,7 +216,11 @@ Value einsum(Interpreter &in, const Bound &b) {
       o[i] = acc;
     }
   });
-  return storeOut(in, b["out"], out, "einsum");
+  // With optimize= numpy contracts through tensordot and hands back an
+  // array even for a 0-d result (array(5.)); without it, a scalar.
+  const Value &opt = b["optimize"];
+  bool optimized = !(opt.isBool() && !opt.asBool()) && !opt.isNone();
+  return storeOut(in, b["out"], out, "einsum", !optimized);
 }
 
 Value isin(Interpreter &in, const Bound &b) {

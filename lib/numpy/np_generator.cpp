@@ -182,7 +182,8 @@ void defineGenerator(Interpreter &in, ModuleObject &m, std::shared_ptr<Pcg64> st
     if (d == DType::Float32) {
       Tensor t = Tensor::empty(DType::Float32, dims.value_or(Shape{}));
       for (int64_t i = 0, n = t.numElements(); i < n; ++i) t.data<float>()[i] = rng.nextFloat();
-      return dims ? newArray(std::move(t)) : scalarOrArray(std::move(t));
+      // One draw is a Python float (numpy's float32 random() without size=).
+      return dims ? newArray(std::move(t)) : Value::real(double(t.data<float>()[0]));
     }
     if (d != DType::Float64) in.raise("TypeError", fmt::format("Unsupported dtype dtype('{}') for random", numpyDTypeName(d)));
     return doubles(dims, [&rng] { return rng.nextDouble(); });

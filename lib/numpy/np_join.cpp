@@ -7,6 +7,7 @@
 #include "lib/numpy/ufunc_kwargs.h"
 #include "lib/tf/tf_lib.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace tfs::runtime::tf::numpy {
@@ -454,7 +455,11 @@ Value insertItems(Interpreter &in, const Bound &b) {
 }
 
 Value take(Interpreter &in, const Bound &b) {
-  if (in.str(b["mode"]) != "raise") in.raise("NotImplementedError", "take() argument 'mode' is not supported by tfs");
+  // mode: 'raise' checks each index; 'wrap' takes it modulo the axis
+  // length; 'clip' clamps it into [0, n-1] (a negative one to 0).
+  std::string mode = in.str(b["mode"]);
+  if (mode != "raise" && mode != "wrap" && mode != "clip")
+    in.raise("ValueError", fmt::format("clipmode must be one of 'clip', 'raise', or 'wrap' (got '{}')", mode));
   Tensor t = asTensor(in, b["a"]);
   Tensor idx = asTensor(in, b["indices"], DType::Int64);
   bool flat = b.isNone("axis");
@@ -471,9 +476,17 @@ Value take(Interpreter &in, const Bound &b) {
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t k = 0; k < idx.numElements(); ++k) {
       int64_t i = idx.data<int64_t>()[k];
-      if (i < -n || i >= n)
-        in.raise("IndexError", fmt::format("index {} is out of bounds for axis {} with size {}", i, axis, n));
-      if (i < 0) i += n;
+      if (n == 0) in.raise("IndexError", "cannot do a non-empty take from an empty axes.");
+      if (mode == "wrap") {
+        i %= n;
+        if (i < 0) i += n;
+      } else if (mode == "clip") {
+        i = std::clamp<int64_t>(i, 0, n - 1);
+      } else {
+        if (i < -n || i >= n)
+          in.raise("IndexError", fmt::format("index {} is out of bounds for axis {} with size {}", i, axis, n));
+        if (i < 0) i += n;
+      }
       for (int64_t j = 0; j < inner; ++j) pos.push_back((o * n + i) * inner + j);
     }
   return storeOut(in, b["out"], gather(t, out, pos), "take");

@@ -287,10 +287,18 @@ void addMathFunctions(Defs &defs) {
   for (const char *sig : {"round(a, decimals=0, out=None)", "around(a, decimals=0, out=None)",
                           "round_(a, decimals=0, out=None)"})
     add(sig, [](Interpreter &in, const Bound &b) { return roundValues(in, b["a"], in.toInt(b["decimals"]), b["out"]); });
-  add("clip(a, a_min, a_max, out=None, **kwargs)", [](Interpreter &in, const Bound &b) {
-    for (const auto &[k, v] : b.varKwargs())
-      in.raise("NotImplementedError", fmt::format("clip() argument '{}' is not supported by tfs", k));
-    return clip(in, b["a"], b["a_min"], b["a_max"], b["out"]);
+  // np.clip is a ufunc: where= keeps out='s elements outside the mask.
+  add("clip(a, a_min, a_max, " UFUNC_KW ")", [](Interpreter &in, const Bound &b) {
+    std::optional<DType> d = dtypeParam(in, b["dtype"]);
+    std::vector<Value> inputs{b["a"]};
+    for (const char *k : {"a_min", "a_max"})
+      if (!b.isNone(k)) inputs.push_back(b[k]);
+    checkUfuncInputs(in, b, "clip", inputs, d);
+    Tensor r = asTensor(in, clip(in, b["a"], b["a_min"], b["a_max"], Value()));
+    if (d) r = cast(r, *d);
+    // numpy 1.24 still clips into an out= of a narrower kind without
+    // casting= (with a DeprecationWarning), as with casting='unsafe'.
+    return finishUfunc(in, b, r, "clip", "unsafe");
   });
   add("where(condition, x=None, y=None, /)", where);
   add("nonzero(a)", [](Interpreter &in, const Bound &b) { return nonzeroTuple(in, b["a"]); });

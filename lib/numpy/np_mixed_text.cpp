@@ -63,10 +63,22 @@ Value textLeaves(Interpreter &in, const Value &v, bool bytes, int depth) {
 }  // namespace
 
 std::optional<Value> mixedTextArray(Interpreter &in, const Value &obj, std::optional<DType> dtype) {
-  if (!obj.as<ListObject>() && !obj.as<TupleObject>()) return std::nullopt;
+  if (!obj.as<ListObject>() && !obj.as<TupleObject>()) {
+    // One number with a text dtype= (np.array(7, dtype=str)): its str().
+    if (dtype && *dtype == DType::String && (obj.isInt() || obj.isFloat() || obj.isBool()))
+      return newArray(asTensor(in, in.str(in.str(obj)), DType::String));
+    return std::nullopt;
+  }
   MixedScan s;
   scanLeaves(in, obj, s, 0);
-  if (s.other || !s.anyNumber || s.anyStr == s.anyBytes) return std::nullopt;
+  if (s.other || !s.anyNumber) return std::nullopt;
+  if (s.anyStr && s.anyBytes) return std::nullopt;
+  if (!s.anyStr && !s.anyBytes) {
+    // Numbers only, with a text dtype= (np.array([1, 0], dtype=str)): each
+    // element as Python's str() writes it; the dtype sets kind and width.
+    if (!dtype || *dtype != DType::String) return std::nullopt;
+    return newArray(asTensor(in, textLeaves(in, obj, false, 0), DType::String));
+  }
   Value arr = newArray(asTensor(in, textLeaves(in, obj, s.anyBytes, 0), DType::String));
   // An explicit text dtype sets the width itself (finishText reads it).
   if (!dtype || *dtype != DType::String) markText(*arr.as<TensorObject>(), TextDType{s.anyBytes ? 'S' : 'U', s.width});

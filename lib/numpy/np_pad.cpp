@@ -1,4 +1,5 @@
-// np.pad (modes constant, edge, reflect, symmetric, wrap) and np.rot90 (a
+// np.pad (modes constant, edge, reflect, symmetric, wrap here; the others
+// in _np_pad_modes.tfs) and np.rot90 (a
 // view, as numpy's: flips and an axis swap expressed as strides).
 //
 // np.pad pads axis after axis as numpy's does. For the modes that copy
@@ -8,8 +9,13 @@
 // pad they lie in, as numpy's axis-by-axis filling leaves them.
 #include "lib/numpy/np_shape.h"
 #include "lib/numpy/numpy_lib.h"
+#include "lib/tf/tf_lib.h"
 
+#include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <map>
+#include <set>
 
 namespace tfs::runtime::tf::numpy {
 
@@ -61,24 +67,60 @@ int64_t sourceIndex(const std::string &mode, int64_t k, int64_t n) {
   return m < n ? m : 2 * n - 2 - m;
 }
 
+// The keyword arguments each mode takes (numpy's allowed_kwargs).
+const std::vector<std::string> &modeKeywords(const std::string &mode) {
+  static const std::map<std::string, std::vector<std::string>> table = {
+      {"constant", {"constant_values"}}, {"edge", {}}, {"wrap", {}}, {"reflect", {"reflect_type"}},
+      {"symmetric", {"reflect_type"}}, {"linear_ramp", {"end_values"}}, {"maximum", {"stat_length"}},
+      {"mean", {"stat_length"}}, {"median", {"stat_length"}}, {"minimum", {"stat_length"}}, {"empty", {}}};
+  static const std::vector<std::string> none;
+  auto it = table.find(mode);
+  return it == table.end() ? none : it->second;
+}
+
 Value pad(Interpreter &in, const Bound &b) {
   Tensor x = asTensor(in, b["array"]);
   size_t nd = x.rank();
-  std::string mode = in.str(b["mode"]);
-  if (mode != "constant" && mode != "edge" && mode != "reflect" && mode != "symmetric" && mode != "wrap") {
-    for (const char *m : {"linear_ramp", "maximum", "mean", "median", "minimum", "empty"})
-      if (mode == m) in.raise("NotImplementedError", fmt::format("np.pad(mode='{}') is not supported by tfs", mode));
-    in.raise("ValueError", fmt::format("mode '{}' is not supported", mode));
+  const char *keywords[] = {"constant_values", "end_values", "stat_length", "reflect_type"};
+  bool callableMode = !b["mode"].as<StrObject>();  // a function (_np_pad_modes.tfs checks it is one)
+  std::string mode = callableMode ? "" : in.str(b["mode"]);
+  if (!callableMode) {
+    static const std::set<std::string> modes = {"constant", "edge", "wrap", "reflect", "symmetric", "linear_ramp",
+                                                "maximum", "mean", "median", "minimum", "empty"};
+    if (!modes.count(mode)) in.raise("ValueError", fmt::format("mode '{}' is not supported", mode));
+    std::vector<std::string> unsupported;
+    for (const char *k : keywords) {
+      const auto &allowed = modeKeywords(mode);
+      if (b.given(k) && std::find(allowed.begin(), allowed.end(), k) == allowed.end())
+        unsupported.push_back(fmt::format("'{}'", k));
+    }
+    if (!unsupported.empty())
+      in.raise("ValueError", fmt::format("unsupported keyword arguments for mode '{}': {{{}}}", mode,
+                                         fmt::join(unsupported, ", ")));
   }
-  if (in.str(b["reflect_type"]) != "even")
-    in.raise("NotImplementedError", fmt::format("np.pad(reflect_type={}) is not supported by tfs", in.repr(b["reflect_type"])));
-  if (b.given("constant_values") && mode != "constant")
-    in.raise("ValueError", fmt::format("unsupported keyword arguments for mode '{}': {{'constant_values'}}", mode));
   std::vector<std::pair<int64_t, int64_t>> widths;
   for (auto &[lo, hi] : asPairs(in, b["pad_width"], nd, "pad_width")) {
     if (lo.isFloat() || hi.isFloat()) in.raise("TypeError", "`pad_width` must be of integral type.");
     widths.push_back({in.toInt(lo), in.toInt(hi)});
     if (widths.back().first < 0 || widths.back().second < 0) in.raise("ValueError", "index can't contain negative values");
+  }
+  // Modes computed from the array's values (statistics, ramps, odd
+  // reflection, a function) pad axis by axis in .tfs (_np_pad_modes.tfs).
+  bool odd = b.given("reflect_type") && in.str(b["reflect_type"]) == "odd";
+  if (callableMode || (mode != "constant" && mode != "edge" && mode != "wrap" && mode != "reflect" &&
+                       mode != "symmetric") || odd) {
+    for (size_t d = 0; d < nd && mode != "empty"; ++d)
+      if (x.shape()[d] == 0 && widths[d].first + widths[d].second > 0)
+        in.raise("ValueError", fmt::format("can't extend empty axis {} using modes other than 'constant' or 'empty'", d));
+    Kwargs given;
+    for (const char *k : keywords)
+      if (b.given(k)) given.push_back({k, b[k]});
+    if (callableMode)
+      for (auto &[k, v] : b.varKwargs()) given.push_back({k, v});
+    auto kwargs = make<DictObject>();
+    for (auto &[k, v] : given) kwargs->set(in, in.str(k), v);
+    Value fn = *preludeApi(in, "_np_pad_modes", "pad_api", "pad");
+    return in.call(fn, std::vector<Value>{b["array"], b["pad_width"], b["mode"], Value(kwargs)});
   }
   Shape outShape;
   for (size_t d = 0; d < nd; ++d) outShape.push_back(x.shape()[d] + widths[d].first + widths[d].second);
@@ -173,8 +215,8 @@ Value rot90(Interpreter &in, const Bound &b) {
 }  // namespace
 
 void addPadFunctions(Defs &defs) {
-  defs.push_back({"pad(array, pad_width, mode='constant', *, constant_values=0, end_values=!0, stat_length=!None, "
-                  "reflect_type='even')",
+  defs.push_back({"pad(array, pad_width, mode='constant', *, constant_values=0, end_values=0, stat_length=None, "
+                  "reflect_type='even', **kwargs)",
                   pad});
   defs.push_back({"rot90(m, k=1, axes=(0, 1))", rot90});
 }

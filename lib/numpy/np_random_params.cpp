@@ -199,7 +199,12 @@ Value drawInts(Interpreter &in, const Bound &b, const std::vector<RandomParam> &
 
 Value drawFloat32s(Interpreter &in, const Bound &b, const std::vector<RandomParam> &params,
                    const std::function<float(const double *)> &draw) {
-  return drawAll<float>(in, b, params, draw, {}, DType::Float32);
+  Value v = drawAll<float>(in, b, params, draw, {}, DType::Float32);
+  // One draw (no size=, scalar parameters) is a Python float, as numpy's
+  // float32 draws hand it out.
+  if (auto *t = v.as<TensorObject>(); t && t->eager.rank() == 0 && !t->zeroDimArray)
+    return Value::real(t->eager.elementAsDouble(0));
+  return v;
 }
 
 }  // namespace tfs::runtime::tf::numpy

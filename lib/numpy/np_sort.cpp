@@ -143,8 +143,21 @@ Value unique(Interpreter &in, const Bound &b) {
 }
 
 Value searchsorted(Interpreter &in, const Bound &b) {
-  if (!b.isNone("sorter")) in.raise("NotImplementedError", "searchsorted() argument 'sorter' is not supported by tfs");
   Tensor a = asTensor(in, b["a"]), v = asTensor(in, b["v"]);
+  if (a.rank() != 1)
+    in.raise("ValueError", a.rank() == 0 ? "object of too small depth for desired array" : "object too deep for desired array");
+  if (!b.isNone("sorter")) {
+    // The search runs on a[sorter]; the result indexes that sorted order.
+    Tensor sorter = asTensor(in, b["sorter"]);
+    if (!isInteger(sorter.dtype()) || sorter.rank() != 1)
+      in.raise("TypeError", "sorter must only contain integers");
+    if (sorter.numElements() != a.numElements()) in.raise("ValueError", "sorter.size must equal a.size");
+    sorter = cast(sorter, DType::Int64);
+    std::vector<int64_t> pos(sorter.data<int64_t>(), sorter.data<int64_t>() + sorter.numElements());
+    for (int64_t p : pos)
+      if (p < 0 || p >= a.numElements()) in.raise("ValueError", "Sorter index out of range.");
+    a = gather(a, a.shape(), pos);
+  }
   std::string side = in.str(b["side"]);
   if (side != "left" && side != "right")
     in.raise("ValueError", fmt::format("side must be 'left' or 'right' (got '{}')", side));

@@ -3,6 +3,7 @@
 // with numpy 1.24's parsing rules (comments, delimiters, skipped rows,
 // usecols, unpack, ndmin), missing values (genfromtxt) and error messages.
 #include "lib/file_util.h"
+#include "lib/numpy/ndarray_text.h"
 #include "lib/numpy/numpy_lib.h"
 #include "runtime/interp/pyformat.h"
 
@@ -155,8 +156,9 @@ DType tableDType(Interpreter &in, const Bound &b, const char *fn) {
   if (!b.given("dtype")) return DType::Float64;
   if (v.isNone()) in.raise("NotImplementedError", fmt::format("np.{}(dtype=None) (per-column type guessing) is not supported by tfs", fn));
   std::optional<DType> d = dtypeParam(in, v);
-  // Smaller and unsigned integers wrap as numpy 1.24 reads them.
-  if (!d || (*d != DType::String && *d != DType::Bool)) return d.value_or(DType::Float64);
+  // Smaller and unsigned integers wrap as numpy 1.24 reads them; text
+  // dtypes (str, 'U5', bytes) keep each field's text (np.loadtxt only).
+  if (!d || *d != DType::Bool) return d.value_or(DType::Float64);
   in.raise("NotImplementedError", fmt::format("np.{}(dtype={}) is not supported by tfs (numeric dtypes only)", fn, in.repr(v)));
 }
 
@@ -173,6 +175,8 @@ struct Table {
   DType dtype;
   std::vector<double> floats;
   std::vector<int64_t> ints;
+  std::vector<std::string> strs;  // a text dtype's fields, as written
+  TextDType text;
   int64_t rows = 0, cols = -1;
 };
 
@@ -185,7 +189,9 @@ Value finishTable(Interpreter &in, Table &t, int64_t ndmin, bool unpack) {
   int64_t n = t.rows * t.cols;
   visitElementType(t.dtype, [&](auto zero) {
     using T = decltype(zero);
-    if constexpr (!std::is_same_v<T, std::string>) {
+    if constexpr (std::is_same_v<T, std::string>) {
+      for (int64_t k = 0; k < n; ++k) out.data<T>()[k] = t.strs[size_t(k)];
+    } else {
       T *p = out.data<T>();
       for (int64_t k = 0; k < n; ++k) {
         if constexpr (std::is_integral_v<T>) p[k] = ir::numericCast<int64_t, T>(t.ints[size_t(k)]);
@@ -212,7 +218,9 @@ Value finishTable(Interpreter &in, Table &t, int64_t ndmin, bool unpack) {
     for (size_t k = 0; k < perm.size(); ++k) perm[k] = int64_t(perm.size() - 1 - k);
     out = transposed(out, perm);
   }
-  return newArray(out);
+  Value result = newArray(out);
+  if (t.dtype == DType::String) markText(*result.as<TensorObject>(), t.text);
+  return result;
 }
 
 // --- np.loadtxt ---------------------------------------------------------------------------
@@ -220,6 +228,7 @@ Value finishTable(Interpreter &in, Table &t, int64_t ndmin, bool unpack) {
 Value loadtxt(Interpreter &in, const Bound &b) {
   Table t;
   t.dtype = tableDType(in, b, "loadtxt");
+  if (t.dtype == DType::String) t.text = textDTypeParam(in, b["dtype"]).value_or(TextDType{'U', 0});
   std::vector<std::string> markers = commentMarkers(in, b["comments"]);
   bool whitespace = b.isNone("delimiter");
   std::string delimiter = whitespace ? "" : in.str(b["delimiter"]);
@@ -252,7 +261,10 @@ Value loadtxt(Interpreter &in, const Bound &b) {
     t.cols = int64_t(fields.size());
     for (size_t c = 0; c < fields.size(); ++c) {
       bool ok;
-      if (isFloat) {
+      if (t.dtype == DType::String) {
+        t.strs.push_back(fields[c]);
+        ok = true;
+      } else if (isFloat) {
         auto v = parseFloat(fields[c]);
         ok = v.has_value();
         if (ok) t.floats.push_back(*v);
@@ -275,6 +287,9 @@ Value loadtxt(Interpreter &in, const Bound &b) {
 Value genfromtxt(Interpreter &in, const Bound &b) {
   Table t;
   t.dtype = tableDType(in, b, "genfromtxt");
+  if (t.dtype == DType::String)
+    in.raise("NotImplementedError", fmt::format("np.genfromtxt(dtype={}) is not supported by tfs (numeric dtypes only)",
+                                                in.repr(b["dtype"])));
   bool isFloat = ir::isFloating(t.dtype);
   std::vector<std::string> markers = commentMarkers(in, b["comments"]);
   bool whitespace = b.isNone("delimiter");

@@ -88,8 +88,13 @@ void checkUfuncInputs(Interpreter &in, const Bound &b, const char *ufunc, const 
   }
 }
 
-Value finishUfunc(Interpreter &in, const Bound &b, Tensor result, const char *ufunc) {
+Value finishUfunc(Interpreter &in, const Bound &b, Tensor result, const char *ufunc, const char *fallbackCasting) {
   Rule rule = castingRule(in, b["casting"]);
+  if (fallbackCasting && !b.given("casting")) {
+    TensorObject *o = ndarrayOf(b["out"]);
+    if (auto *t = b["out"].as<TupleObject>(); t && t->items.size() == 1) o = ndarrayOf(t->items[0]);
+    if (o && !rule.castable(result.dtype(), o->eager.dtype())) rule = castingRule(in, in.str(fallbackCasting));
+  }
   const Value &where = b["where"];
   bool everywhere = where.isBool() && where.asBool();
   if (!everywhere) {

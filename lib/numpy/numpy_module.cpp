@@ -367,7 +367,7 @@ Value makeNumpyModule(Interpreter &in) {
     if (auto v = preludeApi(in, "_np_extra", "numpy_api", name)) return v;
     // More of numpy's Python-level functions, one .tfs file per job.
     for (const char *module : {"_np_elementwise", "_np_select", "_np_bits", "_np_poly", "_np_index_tricks", "_np_misc",
-                               "_np_more", "_np_concatenator", "_np_time_functions", "_np_datetime"})
+                               "_np_more", "_np_concatenator", "_np_time_functions", "_np_datetime", "_np_nditer", "_np_rawfile"})
       if (auto v = preludeApi(in, module, "numpy_api", name)) return asUfunc(name, *v);
     expiredAlias(in, name);
     return std::nullopt;

@@ -24,6 +24,9 @@ void checkUfuncInputs(Interpreter &in, const Bound &b, const char *ufunc, const 
                       std::optional<DType> dtype);
 // The ufunc's result under where= (elements outside the mask keep out='s
 // values, else zeros), stored into out= under the casting rule.
-Value finishUfunc(Interpreter &in, const Bound &b, Tensor result, const char *ufunc);
+// `fallbackCasting` (np.clip): the rule used when the caller gave no
+// casting= and the result does not cast to out= under 'same_kind'.
+Value finishUfunc(Interpreter &in, const Bound &b, Tensor result, const char *ufunc,
+                  const char *fallbackCasting = nullptr);
 
 }  // namespace tfs::runtime::tf::numpy

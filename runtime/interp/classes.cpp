@@ -6,6 +6,7 @@
 #include "runtime/interp/attr_pool.h"
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/eval.h"
+#include "runtime/interp/os_error_class.h"
 #include "runtime/interp/slots.h"
 
 #include <fmt/format.h>
@@ -375,6 +376,7 @@ Value instantiate(Interpreter &in, ClassObject *cls, Args args, const Kwargs &kw
 }
 
 Value defaultInstantiate(Interpreter &in, ClassObject *cls, Args args, const Kwargs &kwargs) {
+  if (cls->isException) cls = osErrorClassFor(in, cls, args);
   Value clsValue(Ref<Object>(static_cast<Object *>(cls)));
   if (cls->construct) return cls->construct(in, args, kwargs);
   Value obj;

@@ -433,7 +433,15 @@ void Evaluator::doImport(const Stmt &s) {
       for (const auto &n : in.starImportNames(mod)) store(n, in.getAttr(mod, n));
       continue;
     }
-    auto v = in.getAttrOpt(mod, a.name);
+    // A module-level __getattr__ raising AttributeError means the name is
+    // absent (CPython's from-import catches it), not an error to report.
+    std::optional<Value> v;
+    try {
+      v = in.getAttrOpt(mod, a.name);
+    } catch (PyException &e) {
+      auto *inst = e.exc.as<InstanceObject>();
+      if (!inst || !inst->klass->isSubclassOf(in.exceptionClass("AttributeError").get())) throw;
+    }
     if (!v) {
       // A submodule not imported yet; only its absence is "cannot import
       // name" (an error inside it propagates).
@@ -445,11 +453,29 @@ void Evaluator::doImport(const Stmt &s) {
         auto missing = inst ? inst->attrs.find("name") : decltype(inst->attrs)::iterator();
         auto *missingName = inst && missing != inst->attrs.end() ? missing->second.as<StrObject>() : nullptr;
         if (!inst || inst->klass->name != "ModuleNotFoundError" || !missingName || missingName->s != sub) throw;
-        auto file = in.getAttrOpt(mod, "__file__");
+        // The module's own __file__ (its __getattr__ is not asked).
+        std::optional<Value> file;
+        if (auto *m = mod.as<ModuleObject>()) {
+          auto it = m->scope->vars.find("__file__");
+          if (it != m->scope->vars.end()) file = it->second;
+        } else {
+          file = in.getAttrOpt(mod, "__file__");
+        }
         auto *fileName = file ? file->as<StrObject>() : nullptr;
+        // CPython names the module by its __name__ (os.path is 'posixpath').
+        std::string modName = module;
+        if (auto *m = mod.as<ModuleObject>()) {
+          auto it = m->scope->vars.find("__name__");
+          if (it != m->scope->vars.end() && it->second.as<StrObject>()) modName = it->second.as<StrObject>()->s;
+        }
         in.span_ = a.span;
-        in.raise("ImportError", fmt::format("cannot import name '{}' from '{}' ({})", a.name, module,
-                                            fileName ? fileName->s : "unknown location"));
+        Value err = in.newException(in.exceptionClass("ImportError"),
+                                    fmt::format("cannot import name '{}' from '{}' ({})", a.name, modName,
+                                                fileName ? fileName->s : "unknown location"));
+        // CPython's ImportError.name / .path: the module and its file.
+        err.as<InstanceObject>()->set("name", in.str(modName));
+        err.as<InstanceObject>()->set("path", fileName ? Value(in.str(fileName->s)) : Value());
+        in.raiseValue(err);
       }
     }
     store(a.asname.empty() ? a.name : a.asname, *v);

@@ -5,6 +5,7 @@
 // for the errno as CPython does), KeyError's repr of its key.
 #include "runtime/interp/builtins.h"
 #include "runtime/interp/exception_notes.h"
+#include "runtime/interp/os_error_class.h"
 
 #include <cerrno>
 #include <cstring>
@@ -37,6 +38,15 @@ const char *osErrorSubclass(int64_t err) {
 }
 }  // namespace
 
+ClassObject *osErrorClassFor(Interpreter &in, ClassObject *cls, Args args) {
+  // CPython maps only for OSError itself, with 2 to 5 arguments.
+  if (args.size() < 2 || args.size() > 5 || !args[0].isInt()) return cls;
+  ClassObject *os = in.exceptionClass("OSError").get();
+  if (cls != os) return cls;
+  const char *sub = osErrorSubclass(args[0].asInt());
+  return sub ? in.exceptionClass(sub).get() : cls;
+}
+
 void installExceptionDetails(Interpreter &in) {
   installExceptionNotes(in);
   auto stop = in.exceptionClass("StopIteration");
@@ -53,6 +63,20 @@ void installExceptionDetails(Interpreter &in) {
     auto *inst = a[0].as<InstanceObject>();
     inst->set("args", in.tuple(std::vector<Value>(a.begin() + 1, a.end())));
     inst->set("code", a.size() == 2 ? a[1] : a.size() > 2 ? in.tuple(std::vector<Value>(a.begin() + 1, a.end())) : Value());
+    return Value();
+  }));
+  // ImportError(msg, *, name=None, path=None): the module and its file.
+  auto importError = in.exceptionClass("ImportError");
+  importError->setAttr("name", Value());
+  importError->setAttr("path", Value());
+  importError->setAttr("__init__", in.native("__init__", [](Interpreter &in, Args a, const Kwargs &kw) {
+    auto *inst = a[0].as<InstanceObject>();
+    inst->set("args", in.tuple(std::vector<Value>(a.begin() + 1, a.end())));
+    for (const auto &[k, v] : kw) {
+      if (k != "name" && k != "path")
+        in.raise("TypeError", fmt::format("'{}' is an invalid keyword argument for {}()", k, inst->klass->name));
+      inst->set(k, v);
+    }
     return Value();
   }));
   auto os = in.exceptionClass("OSError");

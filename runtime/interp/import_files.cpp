@@ -79,7 +79,15 @@ std::optional<Value> Interpreter::importFromFiles(const std::string &dotted, con
         if (auto *s = entry.as<StrObject>()) dirs.emplace_back(s->s.empty() ? "." : s->s);
   };
   if (parent) {
-    auto path = getAttrOpt(*parent, "__path__");
+    // Read from the module's namespace: its __getattr__ (PEP 562) is not
+    // asked, as it answers the script's names, not the import system's.
+    std::optional<Value> path;
+    if (auto *m = parent->as<ModuleObject>()) {
+      auto it = m->scope->vars.find("__path__");
+      if (it != m->scope->vars.end()) path = it->second;
+    } else {
+      path = getAttrOpt(*parent, "__path__");
+    }
     if (!path) return std::nullopt;  // the parent is a module, not a package
     addDirs(*path);
   } else {

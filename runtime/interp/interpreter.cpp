@@ -432,6 +432,14 @@ std::shared_ptr<ast::Module> parsedPrelude(const std::string &name, const char *
 Value Interpreter::importPrelude(const std::string &name) {
   auto src = sourceModules().find(name);
   if (src == sourceModules().end()) return Value();
+  // As CPython does, a submodule's package is imported first (importModule
+  // then binds the submodule as its attribute).
+  if (size_t dot = name.rfind('.'); dot != std::string::npos) {
+    std::string parent = name.substr(0, dot);
+    if (!modules_.count(parent) && (sourceModules().count(parent) || nativeModules().count(parent)))
+      importModule(parent);
+    if (auto it = modules_.find(name); it != modules_.end()) return it->second;  // the package imported it
+  }
   auto mod = make<ModuleObject>(name);
   modules_[name] = mod;
   std::shared_ptr<ast::Module> owner = parsedPrelude(name, src->second);
@@ -488,7 +496,15 @@ Value Interpreter::importModule(const std::string &dotted) {
       if (auto m = importFromFiles(dotted, nullptr)) return *m;
     } else {
       Value parent = importModule(dotted.substr(0, dot));
-      if (auto v = getAttrOpt(parent, dotted.substr(dot + 1))) {
+      // The parent's module __getattr__ raising AttributeError only says
+      // the submodule is not an attribute yet: look for its file.
+      std::optional<Value> attr;
+      try {
+        attr = getAttrOpt(parent, dotted.substr(dot + 1));
+      } catch (PyException &e) {
+        if (!isInstance(e.exc, exceptionClass("AttributeError").get())) throw;
+      }
+      if (auto v = attr) {
         modules_[dotted] = *v;
         return *v;
       }
@@ -506,6 +522,14 @@ Value Interpreter::importModule(const std::string &dotted) {
   };
   Value m = load();
   if (table) table->set(*this, str(dotted), m);
+  // A submodule becomes an attribute of its loaded parent package, as
+  // CPython's import binds it (urllib.parse after `import urllib.parse`).
+  if (size_t dot = dotted.rfind('.'); dot != std::string::npos) {
+    auto parent = modules_.find(dotted.substr(0, dot));
+    if (parent != modules_.end())
+      if (auto *pm = parent->second.as<ModuleObject>(); pm && !pm->scope->vars.count(dotted.substr(dot + 1)))
+        pm->scope->vars[dotted.substr(dot + 1)] = m;
+  }
   return m;
 }
 

@@ -75,12 +75,14 @@ Value makeSysModule(Interpreter &in) {
       in.importModule("sys").as<ModuleObject>()->scope->vars["modules"] = modules;
       return modules;
     }
-    if (name == "version_info" || name == "float_info")
-      return in.getAttr(in.importModule("_sys_types"), name == "version_info" ? "VERSION_INFO" : "FLOAT_INFO");
+    if (name == "version_info" || name == "float_info" || name == "int_info")
+      return in.getAttr(in.importModule("_sys_types"), name == "version_info" ? "VERSION_INFO"
+                                                       : name == "float_info" ? "FLOAT_INFO"
+                                                                              : "INT_INFO");
     if (name == "_tfs_star_names") {
       Value sys = in.importModule("sys");
       std::vector<Value> names;
-      for (const char *lazyName : {"float_info", "version_info"})
+      for (const char *lazyName : {"float_info", "int_info", "version_info"})
         sys.as<ModuleObject>()->scope->vars[lazyName] = in.getAttr(sys, lazyName);
       for (auto &[k, v] : sys.as<ModuleObject>()->scope->vars)
         if (!k.empty() && k[0] != '_') names.push_back(in.str(k));
@@ -91,7 +93,7 @@ Value makeSysModule(Interpreter &in) {
         "excepthook", "flags", "stdlib_module_names", "builtin_module_names", "getrefcount", "last_value",
         "last_type", "last_traceback", "ps1", "ps2", "meta_path", "path_hooks", "path_importer_cache",
         "dont_write_bytecode", "base_prefix", "prefix", "exec_prefix", "orig_argv", "warnoptions",
-        "getswitchinterval", "setswitchinterval", "int_info", "hash_info", "thread_info", "get_int_max_str_digits",
+        "getswitchinterval", "setswitchinterval", "hash_info", "thread_info", "get_int_max_str_digits",
         "set_int_max_str_digits", "audit", "addaudithook", "call_tracing", "breakpointhook", "unraisablehook",
         "getallocatedblocks", "is_finalizing", "implementation", "abiflags", "platlibdir", "pycache_prefix"};
     for (const char *n : cpython)
