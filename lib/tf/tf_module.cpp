@@ -524,6 +524,10 @@ Value makeTfModule(Interpreter &in, bool v1) {
   {
     auto version = submodule(in, *tf, "version");
     version->scope->vars["VERSION"] = in.str("2.15.0");
+    // TF's core/public/version.h; the build's git and compiler versions and
+    // the GraphDef version are left out (tensorflow.version.names).
+    version->scope->vars["GRAPH_DEF_VERSION_MIN_CONSUMER"] = Value::integer(0);
+    version->scope->vars["GRAPH_DEF_VERSION_MIN_PRODUCER"] = Value::integer(0);
   }
   // TF 2's name_scope(name); compat.v1's takes a default name and values.
   defSig(in, *tf, v1 ? "name_scope(name, default_name=None, values=None)" : "name_scope(name)",
