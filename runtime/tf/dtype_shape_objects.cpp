@@ -146,6 +146,28 @@ std::optional<Value> TensorShapeObject::getAttr(Interpreter &in, const std::stri
         in.raise("ValueError", fmt::format("Shapes {} and {} are incompatible", self->shape.tfString(), other.tfString()));
       return Value();
     });
+  // TF's TensorShape asserts (an unknown rank passes the rank checks).
+  if (name == "assert_has_rank")
+    return nativeWithSignature(in, "assert_has_rank(rank)", [self](Interpreter &in, const Bound &a) {
+      int64_t rank = in.toInt(a["rank"]);
+      if (self->shape.ranked && int64_t(self->shape.rank()) != rank)
+        in.raise("ValueError", fmt::format("Shape {} must have rank {}", self->shape.tfString(), rank));
+      return Value();
+    });
+  if (name == "assert_same_rank")
+    return nativeWithSignature(in, "assert_same_rank(other)", [self](Interpreter &in, const Bound &a) {
+      ir::Shape other = shapeOfValue(in, a["other"]);
+      if (self->shape.ranked && other.ranked && self->shape.rank() != other.rank())
+        in.raise("ValueError", fmt::format("Shapes {} and {} must have the same rank", self->shape.tfString(),
+                                           other.tfString()));
+      return Value();
+    });
+  if (name == "assert_is_fully_defined")
+    return nativeWithSignature(in, "assert_is_fully_defined()", [self](Interpreter &in, const Bound &) {
+      if (!self->shape.ranked || !self->shape.fullyDefined())
+        in.raise("ValueError", fmt::format("Shape {} is not fully defined", self->shape.tfString()));
+      return Value();
+    });
   if (name == "merge_with")
     return nativeWithSignature(in, "merge_with(other)", [self](Interpreter &in, const Bound &a) -> Value {
       return make<TensorShapeObject>(mergeShapes(in, self->shape, shapeOfValue(in, a["other"])));
