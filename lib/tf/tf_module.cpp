@@ -576,6 +576,12 @@ Value makeTfModule(Interpreter &in, bool v1) {
           attrs["mean"] = in.toFloat(args[1]);
           attrs["stddev"] = in.toFloat(args[2]);
         } else if (ir::isInteger(d)) {
+          // A fractional Python bound does not convert to the integer dtype
+          // (TF's convert_to_tensor TypeError); it was truncated.
+          for (int i : {1, 2})
+            if (args[i].isFloat() && args[i].asFloat() != std::floor(args[i].asFloat()))
+              raiseTf(in, "TypeError", fmt::format("Cannot convert {} to EagerTensor of dtype {}", in.repr(args[i]),
+                                                   ir::dtypeName(d)));
           attrs["minval"] = in.toInt(args[1]);
           attrs["maxval"] = in.toInt(args[2]);
           if (std::get<int64_t>(attrs["minval"]) >= std::get<int64_t>(attrs["maxval"]))
