@@ -129,8 +129,24 @@ void installNnWindowOps(Interpreter &in, ModuleObject &nn) {
          requireLayout(in, a["data_format"], {"NHWC"});
          auto x = floatTensor(in, a["input"]);
          auto w = floatTensor(in, a["filters"], x->dtype());
+         Value pad = a["padding"];
+         if (pad.as<ListObject>() || pad.as<TupleObject>()) {
+           // TF's explicit padding [[0, 0], [top, bottom], [left, right], [0, 0]]:
+           // zeros around the input, then a VALID convolution (the same sums).
+           std::vector<Value> pairs = in.toList(pad);
+           if (pairs.size() != 4)
+             in.raise("ValueError", fmt::format("When padding is a list, it must be of size 4. Received: "
+                                                "padding={} of size {}", in.repr(pad), pairs.size()));
+           for (size_t i : {size_t(0), size_t(3)})
+             if (ints(in, pairs[i]) != std::vector<int64_t>{0, 0})
+               raiseTf(in, "InvalidArgumentError",
+                       "Nonzero explicit padding in the batch or depth dimensions is not supported [Op:Conv2D]");
+           Value tfPad = in.getAttr(in.importModule("tensorflow"), "pad");
+           x = toTensor(in, in.call(tfPad, std::vector<Value>{Value(x), pad}));
+           pad = in.str("VALID");
+         }
          return Value(conv2d(in, x, w, spatial2d(in, a["strides"], "strides", 1),
-                             spatial2d(in, a["dilations"], "dilations", 1), padding(in, a["padding"]),
+                             spatial2d(in, a["dilations"], "dilations", 1), padding(in, pad),
                              nameOr(in, a["name"], "Conv2D")));
        });
   bind("conv1d(input, filters, stride, padding, data_format='NWC', dilations=None, name=None)",

@@ -524,6 +524,10 @@ Value makeTfModule(Interpreter &in, bool v1) {
   {
     auto version = submodule(in, *tf, "version");
     version->scope->vars["VERSION"] = in.str("2.15.0");
+    // TF's core/public/version.h; the build's git and compiler versions and
+    // the GraphDef version are left out (tensorflow.version.names).
+    version->scope->vars["GRAPH_DEF_VERSION_MIN_CONSUMER"] = Value::integer(0);
+    version->scope->vars["GRAPH_DEF_VERSION_MIN_PRODUCER"] = Value::integer(0);
   }
   // TF 2's name_scope(name); compat.v1's takes a default name and values.
   defSig(in, *tf, v1 ? "name_scope(name, default_name=None, values=None)" : "name_scope(name)",
@@ -572,6 +576,12 @@ Value makeTfModule(Interpreter &in, bool v1) {
           attrs["mean"] = in.toFloat(args[1]);
           attrs["stddev"] = in.toFloat(args[2]);
         } else if (ir::isInteger(d)) {
+          // A fractional Python bound does not convert to the integer dtype
+          // (TF's convert_to_tensor TypeError); it was truncated.
+          for (int i : {1, 2})
+            if (args[i].isFloat() && args[i].asFloat() != std::floor(args[i].asFloat()))
+              raiseTf(in, "TypeError", fmt::format("Cannot convert {} to EagerTensor of dtype {}", in.repr(args[i]),
+                                                   ir::dtypeName(d)));
           attrs["minval"] = in.toInt(args[1]);
           attrs["maxval"] = in.toInt(args[2]);
           if (std::get<int64_t>(attrs["minval"]) >= std::get<int64_t>(attrs["maxval"]))

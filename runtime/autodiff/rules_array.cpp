@@ -10,6 +10,11 @@
 namespace tfs::runtime::autodiff_detail {
 namespace {
 
+// The rules below written with COMPLEX_PRELUDE only move, copy or sum
+// elements (transpose, reshape, slices, concat, stack, broadcast, tile):
+// linear maps whose adjoint involves no conjugate, so they hold for complex
+// tensors as they are (a complex spectrum of tf.linalg.LinearOperatorCirculant
+// goes through them). matmul and gather keep refusing complex tensors.
 
 RULE(matmulGrad) {
   PRELUDE;
@@ -37,7 +42,7 @@ RULE(matmulGrad) {
 }
 
 RULE(transposeGrad) {
-  PRELUDE;
+  COMPLEX_PRELUDE;
   int64_t r = b.rank(op.inputs[0], "transpose");
   std::vector<int64_t> perm;
   if (auto *p = ir::attrInts(op.attrs, "perm"))
@@ -52,19 +57,19 @@ RULE(transposeGrad) {
 }
 
 RULE(reshapeGrad) {
-  PRELUDE;
+  COMPLEX_PRELUDE;
   return {b.reshapeLike(g, op.inputs[0])};
 }
 
 RULE(expandDimsGrad) {
-  PRELUDE;
+  COMPLEX_PRELUDE;
   int64_t r = b.rank(op.inputs[0], "expand_dims");
   int64_t axis = normalizeAxis(ir::attrInt(op.attrs, "axis", 0), r + 1);
   return {b.op(OpKind::Squeeze, {g}, {{"axis", std::vector<int64_t>{axis}}})};
 }
 
 RULE(squeezeGrad) {
-  PRELUDE;
+  COMPLEX_PRELUDE;
   Handle x = op.inputs[0];
   auto *axes = ir::attrInts(op.attrs, "axis");
   if (!axes || axes->empty())
@@ -83,7 +88,7 @@ RULE(squeezeGrad) {
 // are the running sum of the inputs' sizes there (shape tensors where the
 // sizes are unknown).
 RULE(concatGrad) {
-  PRELUDE;
+  COMPLEX_PRELUDE;
   int64_t r = b.rank(op.inputs[0], "concat");
   int64_t axis = normalizeAxis(ir::attrInt(op.attrs, "axis", 0), r);
   // Every dim but the axis is taken whole.
@@ -94,7 +99,7 @@ RULE(concatGrad) {
   for (Handle x : op.inputs) {
     Handle size = b.dimOf(x, axis);
     Handle end = b.add(offset, size);
-    if (!b.isFloat(x)) {
+    if (!b.isFloat(x) && !b.isComplex(x)) {
       out.push_back(std::nullopt);
     } else {
       std::vector<Handle> begins, ends;
@@ -111,12 +116,12 @@ RULE(concatGrad) {
 }
 
 RULE(stackGrad) {
-  PRELUDE;
+  COMPLEX_PRELUDE;
   int64_t r = b.rank(op.inputs[0], "stack");
   int64_t axis = normalizeAxis(ir::attrInt(op.attrs, "axis", 0), r + 1);
   Grads out;
   for (size_t i = 0; i < op.inputs.size(); ++i) {
-    if (!b.isFloat(op.inputs[i])) {
+    if (!b.isFloat(op.inputs[i]) && !b.isComplex(op.inputs[i])) {
       out.push_back(std::nullopt);
       continue;
     }
@@ -166,9 +171,9 @@ RULE(gatherGrad) {
 // strided_slice(x): the gradient is g placed at the slice in zeros of x's
 // shape (TF's StridedSliceGrad op); run-time begin/end/strides pass on.
 RULE(stridedSliceGrad) {
-  PRELUDE;
+  COMPLEX_PRELUDE;
   Handle x = op.inputs[0];
-  if (!b.isFloat(x))
+  if (!b.isFloat(x) && !b.isComplex(x))
     return {std::nullopt};
   std::vector<Handle> operands{g};
   ir::Attrs attrs = op.attrs;
@@ -185,14 +190,14 @@ RULE(stridedSliceGrad) {
 }
 
 RULE(broadcastToGrad) {
-  PRELUDE;
+  COMPLEX_PRELUDE;
   return {b.unbroadcast(g, op.inputs[0])};
 }
 
 // tile(x, m): view g as [m0, s0, m1, s1, ...] and sum the multiples away
 // (sizes and multiples from tensors where only known at run time).
 RULE(tileGrad) {
-  PRELUDE;
+  COMPLEX_PRELUDE;
   Handle x = op.inputs[0];
   int64_t r = b.rank(x, "tile");
   const auto *m = ir::attrInts(op.attrs, "multiples");
@@ -216,7 +221,7 @@ RULE(tileGrad) {
 
 // unbroadcast(x, like) sums x to like's shape: its adjoint broadcasts back.
 RULE(unbroadcastGrad) {
-  PRELUDE;
+  COMPLEX_PRELUDE;
   return {b.broadcastLike(g, op.inputs[0]), std::nullopt};
 }
 

@@ -6,14 +6,21 @@ namespace tfs::runtime::autodiff_detail {
 namespace {
 
 
-// Keeps gradients only for floating-point inputs (TF never backprops into
-// integer tensors).
+// Keeps gradients only for floating-point and complex inputs (TF never
+// backprops into integer tensors).
 Grads floatsOnly(GradBuilder &b, const GradOpInfo &op, Grads gs) {
   for (size_t i = 0; i < gs.size() && i < op.inputs.size(); ++i)
-    if (gs[i] && !b.isFloat(op.inputs[i]))
+    if (gs[i] && !b.isFloat(op.inputs[i]) && !b.isComplex(op.inputs[i]))
       gs[i].reset();
   return gs;
 }
+
+bool differentiable(GradBuilder &b, Handle h) { return b.isFloat(h) || b.isComplex(h); }
+
+// Complex operands follow TF's convention (math_grad.py): the gradient
+// through a holomorphic f is g * conj(f'(z)), so the factors that real
+// rules multiply by are conjugated.
+Handle conjIfComplex(GradBuilder &b, Handle h) { return b.isComplex(h) ? b.op(OpKind::Conj, {h}) : h; }
 
 
 RULE(identityGrad) {
@@ -22,32 +29,32 @@ RULE(identityGrad) {
 }
 
 RULE(addGrad) {
-  PRELUDE;
+  COMPLEX_PRELUDE;
   Handle x = op.inputs[0], y = op.inputs[1];
   return floatsOnly(b, op, {b.unbroadcast(g, x), b.unbroadcast(g, y)});
 }
 
 RULE(subGrad) {
-  PRELUDE;
+  COMPLEX_PRELUDE;
   Handle x = op.inputs[0], y = op.inputs[1];
   return floatsOnly(b, op, {b.unbroadcast(g, x), b.unbroadcast(b.neg(g), y)});
 }
 
 RULE(mulGrad) {
-  PRELUDE;
+  COMPLEX_PRELUDE;
   Handle x = op.inputs[0], y = op.inputs[1];
-  if (!b.isFloat(x))
+  if (!differentiable(b, x))
     return {std::nullopt, std::nullopt};
-  return {b.unbroadcast(b.mul(g, y), x), b.unbroadcast(b.mul(x, g), y)};
+  return {b.unbroadcast(b.mul(g, conjIfComplex(b, y)), x), b.unbroadcast(b.mul(conjIfComplex(b, x), g), y)};
 }
 
 RULE(divGrad) {
-  PRELUDE;
+  COMPLEX_PRELUDE;
   Handle x = op.inputs[0], y = op.inputs[1];
-  if (!b.isFloat(x))
+  if (!differentiable(b, x))
     return {std::nullopt, std::nullopt};
-  Handle gx = b.div(g, y);
-  Handle gy = b.mul(g, b.div(b.div(b.neg(x), y), y));
+  Handle gx = b.div(g, conjIfComplex(b, y));
+  Handle gy = b.mul(g, conjIfComplex(b, b.div(b.div(b.neg(x), y), y)));
   return {b.unbroadcast(gx, x), b.unbroadcast(gy, y)};
 }
 
@@ -120,7 +127,10 @@ RULE(selectGrad) {
     return {expr};                                                             \
   }
 
-UNARY_RULE(negGrad, b.neg(g))
+RULE(negGrad) {
+  COMPLEX_PRELUDE;
+  return {differentiable(b, op.inputs[0]) ? OptHandle(b.neg(g)) : OptHandle()};
+}
 UNARY_RULE(absGrad, b.mul(g, b.op(OpKind::Sign, {x})))
 UNARY_RULE(signGrad, b.zerosLike(x))
 UNARY_RULE(squareGrad, b.mul(g, b.mul(b.scalar(2, x), x)))
@@ -223,18 +233,18 @@ Handle expandReduced(GradBuilder &b, Handle g, const GradOpInfo &op,
 }
 
 RULE(reduceSumGrad) {
-  PRELUDE;
+  COMPLEX_PRELUDE;
   Handle x = op.inputs[0];
-  if (!b.isFloat(x))
+  if (!differentiable(b, x))
     return {std::nullopt};
   auto axes = reductionAxes(op.attrs, b.rank(x, "reduce_sum"));
   return {b.broadcastLike(expandReduced(b, g, op, axes), x)};
 }
 
 RULE(reduceMeanGrad) {
-  PRELUDE;
+  COMPLEX_PRELUDE;
   Handle x = op.inputs[0];
-  if (!b.isFloat(x))
+  if (!differentiable(b, x))
     return {std::nullopt};
   auto axes = reductionAxes(op.attrs, b.rank(x, "reduce_mean"));
   Handle sum = b.broadcastLike(expandReduced(b, g, op, axes), x);
@@ -246,14 +256,17 @@ RULE(reduceMeanGrad) {
     if (known)
       count *= tx.shape.dims[a];
   }
+  // The count in the real dtype, cast (a complex mean divides by a complex count).
+  ir::DType real = ir::realDType(b.dtype(x));
   Handle n;
   if (known) {
-    n = b.scalar(static_cast<double>(count), x);
+    n = em.constant(static_cast<double>(count), real);
   } else {
-    Handle sx = b.cast(b.op(OpKind::SizeOf, {x}), b.dtype(x));
-    Handle sy = b.cast(b.op(OpKind::SizeOf, {op.outputs[0]}), b.dtype(x));
+    Handle sx = b.cast(b.op(OpKind::SizeOf, {x}), real);
+    Handle sy = b.cast(b.op(OpKind::SizeOf, {op.outputs[0]}), real);
     n = b.div(sx, sy);
   }
+  n = b.cast(n, b.dtype(x));
   return {b.div(sum, n)};
 }
 

@@ -273,8 +273,8 @@ std::vector<Tensor> stridedSliceGrad(std::span<const Tensor> in, const ir::Attrs
   for (const auto &d : plan.dims) count *= d.size;
   if (count != dy.numElements())
     fail(OpKind::StridedSliceGrad, fmt::format("dy has {} elements, the slice {}", dy.numElements(), count));
-  if (dy.dtype() != DType::String)  // strings start empty
-    dispatchNumeric(dy.dtype(), [&]<class T>() {
+  if (dy.dtype() != DType::String)  // strings start empty; complex zeros too
+    dispatchWithComplex(dy.dtype(), [&]<class T>() {
       T *q = o.data<T>();
       std::fill(q, q + o.numElements(), T(0));
     });

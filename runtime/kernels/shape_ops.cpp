@@ -227,7 +227,8 @@ std::vector<Tensor> unbroadcast(std::span<const Tensor> in, const ir::Attrs &att
   Blocks blocks = mergeDims(g.shape(), summed);
   int64_t run = blocks.size.back();
   bool runSummed = blocks.reduced.back();
-  dispatchNumeric(g.dtype(), [&]<class T>() {
+  // Complex too: the gradient of a broadcast complex product sums here.
+  dispatchWithComplex(g.dtype(), [&]<class T>() {
     T *q = o.data<T>();
     std::fill(q, q + o.numElements(), T(0));
     const T *p = g.data<T>();
@@ -270,7 +271,8 @@ std::vector<Tensor> fill(std::span<const Tensor> in, const ir::Attrs &attrs) {
     for (int64_t i = 0; i < o.numElements(); ++i) copyElement(in[0], 0, o, i);
     return out;
   }
-  dispatchNumeric(o.dtype(), [&]<class T>() {
+  // Complex too: tf.fill / tf.ones(dtype=tf.complex64) / tf.constant(1+2j, shape=...).
+  dispatchWithComplex(o.dtype(), [&]<class T>() {
     T v = in[0].data<T>()[0];
     std::fill(o.data<T>(), o.data<T>() + o.numElements(), v);
   });

@@ -2,6 +2,7 @@
 // attributes, printing and comparisons, np.float32(x)-style calls; a
 // TensorShape's attributes, indexing, merging and printing (TF's as_shape
 // rules). Split from tensor_object.cpp.
+#include "runtime/interp/big_int.h"
 #include "ir/element_types.h"
 #include "runtime/tf/tf.h"
 #include "runtime/interp/signature.h"
@@ -45,9 +46,9 @@ std::optional<Value> DTypeObject::getAttr(Interpreter &in, const std::string &na
     ir::visitNumericDType(dtype, [&]<class T>() {
       if constexpr (ir::isIntType<T>) {
         lo = Value::integer(int64_t(std::numeric_limits<T>::lowest()));
-        // Python ints are 64-bit here: uint64's maximum does not fit.
+        // uint64's maximum is past int64: a big Python int.
         if constexpr (std::is_same_v<T, uint64_t>) {
-          if (name != "min") in.raiseIntTooLarge();
+          hi = intValue(mpz_class(static_cast<unsigned long>(std::numeric_limits<T>::max())));
         } else {
           hi = Value::integer(int64_t(std::numeric_limits<T>::max()));
         }
@@ -74,6 +75,16 @@ std::optional<Value> DTypeObject::compare(Interpreter &in, CmpOp op, const Value
   std::optional<DType> o;
   if (auto *d = other.as<DTypeObject>()) o = d->dtype;
   else if (auto *s = other.as<StrObject>()) o = ir::parseDTypeName(s->s);
+  // TF's DType.__eq__ converts the other side with as_dtype: tf.float32 ==
+  // np.float32, == np.dtype("float32") and == float are all True.
+  else if (auto *nd = other.as<NumpyDTypeObject>()) o = nd->dtype;
+  else if (auto *c = other.as<ClassObject>()) {
+    for (int t = 0; t < ir::kNumDTypes && !o; ++t)
+      if (numpyScalarClass(DType(t)) == c) o = DType(t);
+    if (!o && (c->module.empty() || c->module == "builtins") &&
+        (c->name == "float" || c->name == "int" || c->name == "bool" || c->name == "str" || c->name == "complex"))
+      o = dtypeArg(in, other);
+  }
   bool eq = o && *o == dtype;
   return Value::boolean(op == CmpOp::Eq ? eq : !eq);
 }
@@ -133,6 +144,28 @@ std::optional<Value> TensorShapeObject::getAttr(Interpreter &in, const std::stri
       ir::Shape other = shapeOfValue(in, a["other"]);
       if (!self->shape.isCompatibleWith(other))
         in.raise("ValueError", fmt::format("Shapes {} and {} are incompatible", self->shape.tfString(), other.tfString()));
+      return Value();
+    });
+  // TF's TensorShape asserts (an unknown rank passes the rank checks).
+  if (name == "assert_has_rank")
+    return nativeWithSignature(in, "assert_has_rank(rank)", [self](Interpreter &in, const Bound &a) {
+      int64_t rank = in.toInt(a["rank"]);
+      if (self->shape.ranked && int64_t(self->shape.rank()) != rank)
+        in.raise("ValueError", fmt::format("Shape {} must have rank {}", self->shape.tfString(), rank));
+      return Value();
+    });
+  if (name == "assert_same_rank")
+    return nativeWithSignature(in, "assert_same_rank(other)", [self](Interpreter &in, const Bound &a) {
+      ir::Shape other = shapeOfValue(in, a["other"]);
+      if (self->shape.ranked && other.ranked && self->shape.rank() != other.rank())
+        in.raise("ValueError", fmt::format("Shapes {} and {} must have the same rank", self->shape.tfString(),
+                                           other.tfString()));
+      return Value();
+    });
+  if (name == "assert_is_fully_defined")
+    return nativeWithSignature(in, "assert_is_fully_defined()", [self](Interpreter &in, const Bound &) {
+      if (!self->shape.ranked || !self->shape.fullyDefined())
+        in.raise("ValueError", fmt::format("Shape {} is not fully defined", self->shape.tfString()));
       return Value();
     });
   if (name == "merge_with")

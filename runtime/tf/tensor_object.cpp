@@ -395,9 +395,12 @@ std::optional<Value> TensorObject::binary(Interpreter &in, BinOp op, const Value
   // is an operand as TF's conversion registry makes it.
   auto *inst = other.as<InstanceObject>();
   bool converts = inst && inst->klass->lookup("_tfs_to_dense");
+  // A Python str / bytes with a string tensor: tf.constant(["a"]) + "!" is
+  // TF's elementwise string concatenation (AddV2 on strings).
+  bool text = (other.as<StrObject>() || other.as<BytesObject>()) && !numpy && dtype() == DType::String;
   if (!np && !(other.isInt() || other.isFloat() || other.isBool() || other.as<TensorObject>() ||
                other.as<VariableObject>() || other.as<ListObject>() || other.as<TupleObject>() ||
-               other.as<ComplexObject>() || converts))
+               other.as<ComplexObject>() || converts || text))
     return std::nullopt;
   return reflected ? tensorBinary(in, op, other, self, np) : tensorBinary(in, op, self, other, np);
 }

@@ -18,6 +18,9 @@ struct SessionObject : Object {
   bool interactive = false;
   bool closed = false;
   GraphScope *savedGraph = nullptr;
+  // An InteractiveSession's graph (Graph.as_default) is the default graph
+  // until close(), as TF's InteractiveSession enters it.
+  Value interactiveGraphScope;
   const char *typeName() const override { return interactive ? "InteractiveSession" : "Session"; }
   // `with tf.Session() as sess:` makes it the default session and its graph
   // the default graph for the body, as TF's Session.__enter__ does.
@@ -232,6 +235,11 @@ std::optional<Value> SessionObject::getAttr(Interpreter &in, const std::string &
       self->closed = true;
       auto &st = ctx(in).v1DefaultSessions;
       if (self->interactive && !st.empty() && st.back().obj() == self.get()) st.pop_back();
+      if (!self->interactiveGraphScope.isNone()) {
+        Value scope = self->interactiveGraphScope;
+        self->interactiveGraphScope = Value();
+        scope.obj()->exit(in, false);
+      }
       return Value();
     });
   if (name == "graph") return Value(make<GraphObject>(self->graph ? self->graph : &defaultV1Graph(in)));
@@ -260,6 +268,10 @@ Value makeSession(Interpreter &in, const Bound &b, bool interactive) {
     s->keep = go->keep;
   }
   if (interactive) ctx(in).v1DefaultSessions.push_back(Value(s));
+  if (interactive && b["graph"].as<GraphObject>()) {
+    s->interactiveGraphScope = in.call(in.getAttr(b["graph"], "as_default"), std::vector<Value>{});
+    s->interactiveGraphScope.obj()->enter(in);
+  }
   return Value(s);
 }
 

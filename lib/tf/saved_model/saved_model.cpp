@@ -303,7 +303,16 @@ Value load(Interpreter &in, const std::string &dir) {
   obj->scope->vars["signatures"] = signatures;
   // Sub-objects, variables and tf.function attributes (their restored
   // functions replace the signature functions of the same names).
-  loadObjectGraph(in, root, Value(obj), callbacks);
+  std::map<std::string, std::shared_ptr<Tensor>> variableCaptures;
+  loadObjectGraph(in, root, Value(obj), callbacks, &variableCaptures);
+  // The signature graphs captured variables.txt's copies: they read the
+  // restored variables instead, so that r.scale(3.) shows in
+  // r.signatures["serving_default"] as in TF (one variable, not two).
+  for (auto &[key, fn] : signatures->items())
+    if (auto *lf = fn.as<LoadedFunction>())
+      for (auto &cap : lf->fn->captures())
+        if (auto it = variableCaptures.find(cap.name); it != variableCaptures.end())
+          cap.handle = std::shared_ptr<void>(it->second, it->second.get());
   return obj;
 }
 
@@ -474,6 +483,17 @@ void installSavedModel(Interpreter &in, ModuleObject &tf) {
                          {args[2], savedModelHelper(in, "LoadOptions"), in.str("tf.saved_model.LoadOptions")});
     // A str, bytes (what Estimator.export_saved_model returns) or PathLike.
     return load(in, io::pathArg(in, args[0]));
+  });
+  // TF's maybe_saved_model_directory: a saved_model.pb(txt) there, or the
+  // files of a tfs SavedModel (its signature list or object graph).
+  sm->scope->vars["contains_saved_model"] = in.native("contains_saved_model", [](Interpreter &in, Args a,
+                                                                                 const Kwargs &kw) -> Value {
+    auto args = in.bindArgs("contains_saved_model", a, kw, {"export_dir"}, {std::nullopt});
+    fs::path dir = io::pathArg(in, args[0]);
+    std::error_code ec;
+    for (const char *f : {"saved_model.pb", "saved_model.pbtxt", "signatures.txt", "objects.txt"})
+      if (fs::is_regular_file(dir / f, ec)) return Value::boolean(true);
+    return Value::boolean(false);
   });
   // The option classes are .tfs (_tf_saved_model.tfs), imported on first use
   // (the prelude imports tensorflow, which is being made here).

@@ -567,7 +567,8 @@ void saveObjectGraph(Interpreter &in, const Value &root, const fs::path &dir, Ho
   lib::writeFileAtomic(in, (dir / "objects.txt").string(), text);
 }
 
-bool loadObjectGraph(Interpreter &in, const fs::path &dir, const Value &root, HostCallbackLoader &callbacks) {
+bool loadObjectGraph(Interpreter &in, const fs::path &dir, const Value &root, HostCallbackLoader &callbacks,
+                     std::map<std::string, std::shared_ptr<Tensor>> *variableCaptures) {
   fs::path file = dir / "objects.txt";
   std::error_code ec;
   if (!fs::exists(file, ec)) return false;
@@ -679,6 +680,7 @@ bool loadObjectGraph(Interpreter &in, const fs::path &dir, const Value &root, Ho
       if (auto v = variables.find(f[3]); v != variables.end()) {
         handle = v->second->value;
         t.variables.push_back(v->second);
+        if (variableCaptures) (*variableCaptures)[f[2]] = handle;
       } else if (auto c = values.find(f[3]); c != values.end()) {
         handle = c->second;
       } else {

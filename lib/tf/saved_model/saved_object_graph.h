@@ -16,6 +16,7 @@
 //                        the variables' values, a tensor bundle keyed by KEY
 #pragma once
 
+#include <map>
 #include "lib/tf/saved_model/saved_host_callbacks.h"
 #include "lib/tf/tf_lib.h"
 
@@ -49,8 +50,12 @@ void saveObjectGraph(Interpreter &in, const Value &root, const std::filesystem::
 
 // Restores the object graph saved in `dir` onto `root` (node 0); false when
 // the directory has none (a SavedModel of an earlier tfs).
-// `callbacks` repoints the graphs' py_function nodes.
+// `callbacks` repoints the graphs' py_function nodes. `variableCaptures`
+// (when given) receives, by capture name, the storage of each restored
+// variable the functions capture, so that the signature functions read the
+// same variables.
 bool loadObjectGraph(Interpreter &in, const std::filesystem::path &dir, const Value &root,
-                     HostCallbackLoader &callbacks);
+                     HostCallbackLoader &callbacks,
+                     std::map<std::string, std::shared_ptr<Tensor>> *variableCaptures = nullptr);
 
 }  // namespace tfs::runtime::tf
