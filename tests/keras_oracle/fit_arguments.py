@@ -106,3 +106,35 @@ for e in range(2):
     hist["loss"].append(tl / 8)
     hist["accuracy"].append(right / 8)
 show("class_weight", ([0, 1], hist))
+
+binary = (x[:, 0] > 1.0).astype(int)
+cw = np.array([1.0, 3.0])
+K = np.zeros((2, 2))
+B = np.zeros(2)
+
+
+def softmax(z):
+    e = np.exp(z - z.max(1, keepdims=True))
+    return e / e.sum(1, keepdims=True)
+
+
+hist = {"loss": [], "accuracy": [], "val_loss": [], "val_accuracy": []}
+for e in range(2):
+    tl = right = 0.0
+    for s in range(0, 12, 4):
+        xb, yb = x[s:s + 4], binary[s:s + 4]
+        p = softmax(xb @ K + B)
+        w = cw[yb]
+        tl += np.mean(w * -np.log(p[np.arange(4), yb])) * 4
+        right += np.sum(p.argmax(1) == yb)
+        d = p.copy()
+        d[np.arange(4), yb] -= 1
+        d *= w[:, None] / 4
+        K -= 0.5 * xb.T @ d
+        B -= 0.5 * d.sum(0)
+    hist["loss"].append(tl / 12)
+    hist["accuracy"].append(right / 12)
+    p = softmax(x[:8] @ K + B)
+    hist["val_loss"].append(np.mean(-np.log(p[np.arange(8), binary[:8]])))
+    hist["val_accuracy"].append(np.mean(p.argmax(1) == binary[:8]))
+show("dataset class_weight validation_steps", ([0, 1], hist))
