@@ -1,5 +1,11 @@
 #include "runtime/graph/variable_update.h"
 
+// GCC 12's -O2 "very cheap" vectorizer cost model refuses loops needing a
+// remainder loop (see runtime/kernels/kernel_util.h).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("vect-cost-model=dynamic")
+#endif
+
 #include "runtime/kernels/kernels.h"
 
 namespace tfs::runtime {
@@ -24,12 +30,28 @@ bool sameLayout(const Tensor &cur, const Tensor &delta) {
          cur.bufferId() != delta.bufferId();
 }
 
-template <class T> void updateInPlace(T *x, const T *d, int64_t n, bool add) {
+// One IEEE add or subtract per element: every clone (the host's vector
+// width) computes the same bits.
+#define TFS_UPDATE_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+
+template <class T>
+inline __attribute__((always_inline)) void updateBody(T *__restrict x, const T *__restrict d, int64_t n,
+                                                      bool add) {
   if (add)
     for (int64_t i = 0; i < n; ++i) x[i] = T(x[i] + d[i]);
   else
     for (int64_t i = 0; i < n; ++i) x[i] = T(x[i] - d[i]);
 }
+
+TFS_UPDATE_CLONES void updateInPlace(float *x, const float *d, int64_t n, bool add) {
+  updateBody(x, d, n, add);
+}
+
+TFS_UPDATE_CLONES void updateInPlace(double *x, const double *d, int64_t n, bool add) {
+  updateBody(x, d, n, add);
+}
+
+#undef TFS_UPDATE_CLONES
 
 }  // namespace
 

@@ -88,9 +88,12 @@ void forEachBandSegment(const WindowGeometry &g, const Band &band, F contiguous,
 }
 
 // Short runs (a 3x3 window on one channel: 3 elements) are copied by a
-// loop, not a call of memmove per window row (GCC would make the loop one).
+// loop inlined into im2col, not a call per window row (of copyRun, or of
+// memmove: GCC would make the loop one, hence the attribute on both).
+#define TFS_NO_MEMMOVE_LOOPS __attribute__((optimize("no-tree-loop-distribute-patterns")))
+
 template <class T>
-__attribute__((optimize("no-tree-loop-distribute-patterns"))) void copyRun(const T *from, int64_t n, T *to) {
+TFS_NO_MEMMOVE_LOOPS inline __attribute__((always_inline)) void copyRun(const T *from, int64_t n, T *to) {
   if (n > 16) {
     std::copy(from, from + n, to);
     return;
@@ -98,7 +101,7 @@ __attribute__((optimize("no-tree-loop-distribute-patterns"))) void copyRun(const
   for (int64_t e = 0; e < n; ++e) to[e] = from[e];
 }
 
-template <class T> void im2col(const WindowGeometry &g, const Band &band, const T *x, T *col) {
+template <class T> TFS_NO_MEMMOVE_LOOPS void im2col(const WindowGeometry &g, const Band &band, const T *x, T *col) {
   int64_t run = g.kw * g.c;
   forEachBandSegment(
       g, band, [&](int64_t at, int64_t pixel) { copyRun(x + pixel * g.c, run, col + at); },
