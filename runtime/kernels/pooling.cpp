@@ -53,11 +53,15 @@ template <class F> void forEachWindow(const WindowGeometry &g, F f) {
 // tap's number per channel, turned into element indices at the end.
 // pixelMax's selection with `bs` holding the first tap's values: `tp`
 // receives, per channel, the number of the winning tap.
+// (Restrict pointers and target clones: GCC then makes the channel loop
+// vector selects; without them it was a compare and branch per element.)
 template <class T>
-void winningTaps(int64_t c, const T *x, const int64_t *taps, int64_t count, T *bs, int32_t *tp) {
-  std::fill(tp, tp + c, 0);
+inline __attribute__((always_inline)) void winningTapsBody(int64_t c, const T *__restrict x, const int64_t *taps,
+                                                           int64_t count, T *__restrict bs,
+                                                           int32_t *__restrict tp) {
+  for (int64_t k = 0; k < c; ++k) tp[k] = 0;
   for (int64_t t = 1; t < count; ++t) {
-    const T *xs = x + taps[t] * c;
+    const T *__restrict xs = x + taps[t] * c;
     for (int64_t k = 0; k < c; ++k) {
       bool greater = xs[k] > bs[k];
       bs[k] = greater ? xs[k] : bs[k];
@@ -65,6 +69,37 @@ void winningTaps(int64_t c, const T *x, const int64_t *taps, int64_t count, T *b
     }
   }
 }
+
+// One window's gradient when no other window shares its inputs: tap t
+// gets 0 + dy where it won (as the zero fill plus += gave), else 0.
+template <class T>
+inline __attribute__((always_inline)) void writeWindowGradBody(int64_t c, const int64_t *taps, int64_t count,
+                                                               const int32_t *__restrict winner,
+                                                               const T *__restrict ds, T *__restrict dx) {
+  for (int64_t t = 0; t < count; ++t) {
+    T *__restrict d = dx + taps[t] * c;
+    for (int64_t k = 0; k < c; ++k) d[k] = winner[k] == int32_t(t) ? T(T(0) + ds[k]) : T(0);
+  }
+}
+
+#define TFS_POOL_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+TFS_POOL_CLONES void winningTaps(int64_t c, const float *x, const int64_t *taps, int64_t count, float *bs,
+                                 int32_t *tp) {
+  winningTapsBody(c, x, taps, count, bs, tp);
+}
+TFS_POOL_CLONES void winningTaps(int64_t c, const double *x, const int64_t *taps, int64_t count, double *bs,
+                                 int32_t *tp) {
+  winningTapsBody(c, x, taps, count, bs, tp);
+}
+TFS_POOL_CLONES void writeWindowGrad(int64_t c, const int64_t *taps, int64_t count, const int32_t *winner,
+                                     const float *ds, float *dx) {
+  writeWindowGradBody(c, taps, count, winner, ds, dx);
+}
+TFS_POOL_CLONES void writeWindowGrad(int64_t c, const int64_t *taps, int64_t count, const int32_t *winner,
+                                     const double *ds, double *dx) {
+  writeWindowGradBody(c, taps, count, winner, ds, dx);
+}
+#undef TFS_POOL_CLONES
 
 template <class T>
 void pixelMax(int64_t c, const T *x, const int64_t *taps, int64_t count, T *bs, int64_t *as) {
@@ -134,12 +169,7 @@ template <class T> void maxPoolGradDisjoint(const WindowGeometry &g, const T *x,
     const T *x0 = x + taps[0] * g.c;
     std::copy(x0, x0 + g.c, best.data());
     winningTaps(g.c, x, taps, count, best.data(), winner.data());
-    const T *ds = dy + op * g.c;
-    const int32_t *w = winner.data();
-    for (int64_t t = 0; t < count; ++t) {
-      T *d = dx + taps[t] * g.c;
-      for (int64_t k = 0; k < g.c; ++k) d[k] = w[k] == int32_t(t) ? T(T(0) + ds[k]) : T(0);
-    }
+    writeWindowGrad(g.c, taps, count, winner.data(), dy + op * g.c, dx);
   });
 }
 
