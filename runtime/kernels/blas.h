@@ -1,8 +1,7 @@
 // Row-major GEMM for the float kernels that reduce to it (convolutions via
 // im2col): C = op(A) * op(B) (beta 0) or C += op(A) * op(B) (beta 1).
-// float32 on AVX-512 hosts: gemm_packed.h, where beta 1 continues each
-// element's FMA chain from C's value (so a product summed over bands of k
-// equals the one over the whole k); otherwise OpenBLAS.
+// float32 on AVX-512 hosts: gemm_packed.h (beta 1 adds the product's
+// blocks to C); otherwise OpenBLAS.
 // Private to runtime/kernels/.
 #pragma once
 

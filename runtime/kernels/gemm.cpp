@@ -24,7 +24,9 @@
 // model 207, on the development machines) gets the SSE3 "Prescott" kernels.
 // tfs keeps the kernels OpenBLAS chose (OPENBLAS_CORETYPE is the user's and
 // the CI's setting, not tfs's): `tfs --version` names them, so a benchmark
-// or a last-bit difference from numpy can be read against them.
+// or a last-bit difference from numpy can be read against them. tf's
+// float32 products on AVX-512 hosts do not go through OpenBLAS at all
+// (Note [Packed GEMM] in gemm_packed.cpp); numpy's and float64 ones do.
 extern "C" {
 char *openblas_get_corename(void) __attribute__((weak));
 }
