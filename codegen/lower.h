@@ -89,6 +89,9 @@ private:
   void emitRegionNodes(const ir::Region &region);
   void emitNode(const ir::Node &node);
   void emitTrampoline(const ir::Node &node);
+  // Slots of `update`'s variable's earlier reads that nothing reads any more
+  // (Note [Dead reads of an updated variable] in lower_function.cpp).
+  std::vector<int32_t> deadReadsOf(const ir::Node &update) const;
   // --- lower_control.cpp ---
   void emitCond(const ir::Node &node);
   void emitWhile(const ir::Node &node);

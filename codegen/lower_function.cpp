@@ -225,11 +225,56 @@ void Emitter::checkDivisor(llvm::Value *divisor, int32_t nodeId, llvm::Value *la
   b_.SetInsertPoint(ok);
 }
 
+// Note [Dead reads of an updated variable]
+// A read_variable's result keeps the variable's buffer alive in its slot
+// until the function returns, even where native code (a fused loop) read
+// it for the last time long before; assign_add/assign_sub would then
+// always find the buffer shared and copy it (Note [Variable updates in
+// place] in runtime/graph/variable_update.cpp). Before such an update the
+// slots of the same variable's earlier reads in the same region that
+// nothing reads any more are emptied, as the graph interpreter drops
+// values after their last use. Not a read that a view still points into.
+std::vector<int32_t> Emitter::deadReadsOf(const ir::Node &update) const {
+  std::vector<int32_t> slots;
+  const ir::Region *region = update.parentRegion();
+  if (!region)
+    return slots;
+  std::string var = ir::attrVar(update);
+  for (const auto &n : region->nodes()) {
+    if (n.get() == &update)
+      break;
+    if (n->kind() != OpKind::ReadVariable || ir::attrVar(*n) != var)
+      continue;
+    const ir::Value *v = n->result();
+    Repr repr = buffers_.reprOf(v);
+    if (repr == Repr::Native || (repr == Repr::Buffer && storageOf(v).kind != BufferStorage::Kind::Slot))
+      continue;
+    bool live = false, after = false;
+    for (const auto &m : region->nodes()) {
+      after = after || m.get() == &update;
+      if (after && usesValue(*m, v))
+        live = true;
+    }
+    for (const auto &[w, st] : buffers_.storage)
+      if (st.kind == BufferStorage::Kind::View && st.base == v)
+        live = true;
+    if (!live)
+      slots.push_back(plan_.slot(v));
+  }
+  return slots;
+}
+
 void Emitter::emitTrampoline(const ir::Node &node) {
   ++kernelNodes_;
   int32_t id = plan_.nodeId(&node);
   for (const ir::Value *v : node.operands())
     materializeSlot(v);
+  if (node.kind() == OpKind::AssignAddVariable || node.kind() == OpKind::AssignSubVariable) {
+    for (int32_t slot : deadReadsOf(node)) {
+      auto callee = helper("tfs_cg_release", b_.getVoidTy(), {b_.getInt32Ty()});
+      b_.CreateCall(callee, {frame_, i32(slot)});
+    }
+  }
   // The node takes over each operand slot whose value dies there (moved into
   // the kernel's operands): no dead slot keeps a second reference to a
   // buffer, so a tensor_array_write or concat whose first operand is taken

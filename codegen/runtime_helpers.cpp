@@ -8,6 +8,7 @@
 #include "codegen/codegen.h"
 #include "codegen/plan.h"
 #include "runtime/graph/profile.h"
+#include "runtime/graph/variable_update.h"
 #include "runtime/kernels/kernels.h"
 
 #include <fmt/format.h>
@@ -81,11 +82,8 @@ void executeNode(Frame &f, const NodeInfo &info, uint32_t taken) {
   case OpKind::AssignSubVariable: {
     const ir::Capture &var = variableOf(fn, node);
     Tensor value = f.slots[info.operandSlots[0]];
-    if (node.kind() != OpKind::AssignVariable) {
-      Tensor xs[2] = {ctx.readVariable(fn, var), value};
-      auto k = node.kind() == OpKind::AssignAddVariable ? OpKind::Add : OpKind::Sub;
-      value = runtime::runKernel(k, xs, {}).at(0);
-    }
+    if (node.kind() != OpKind::AssignVariable)
+      value = runtime::updatedVariable(ctx, fn, var, node.kind(), value);
     ctx.assignVariable(fn, var, value);
     if (!info.resultSlots.empty())
       f.slots[info.resultSlots[0]] = value;
@@ -218,6 +216,8 @@ int32_t tfs_cg_unbox_i64(Frame *f, int32_t s, int32_t n, int64_t *o) { return tf
 int32_t tfs_cg_unbox_bool(Frame *f, int32_t s, int32_t n, uint8_t *o) { return tfs::codegen::unbox(f, s, n, o); }
 
 void tfs_cg_copy(Frame *f, int32_t dst, int32_t src) { f->slots[dst] = f->slots[src]; }
+// A value nothing reads any more lets go of its tensor.
+void tfs_cg_release(Frame *f, int32_t slot) { f->slots[slot] = Tensor(); }
 // For a value that dies where it is stored (a loop's carried value, a
 // branch's yield): the destination becomes its only holder.
 void tfs_cg_move(Frame *f, int32_t dst, int32_t src) {
@@ -266,6 +266,7 @@ const std::vector<HelperSymbol> &helperSymbols() {
       TFS_HELPER(tfs_cg_unbox_i32),  TFS_HELPER(tfs_cg_unbox_i64),
       TFS_HELPER(tfs_cg_unbox_bool), TFS_HELPER(tfs_cg_copy),
       TFS_HELPER(tfs_cg_truth),      TFS_HELPER(tfs_cg_div_by_zero),
+      TFS_HELPER(tfs_cg_release),
   };
     const auto &buffers = bufferHelperSymbols();
     t.insert(t.end(), buffers.begin(), buffers.end());

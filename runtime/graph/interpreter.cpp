@@ -9,6 +9,7 @@
 
 #include "runtime/graph/dense_convert.h"
 #include "runtime/graph/profile.h"
+#include "runtime/graph/variable_update.h"
 #include "runtime/kernels/kernels.h"
 
 #include <algorithm>
@@ -283,11 +284,8 @@ private:
     case OpKind::AssignSubVariable: {
       const ir::Capture &var = variable(node);
       Tensor value = get(node.operand(0));
-      if (node.kind() != OpKind::AssignVariable) {
-        Tensor xs[2] = {ctx_.readVariable(fn_, var), value};
-        auto k = node.kind() == OpKind::AssignAddVariable ? OpKind::Add : OpKind::Sub;
-        value = runKernel(k, xs, {}).at(0);
-      }
+      if (node.kind() != OpKind::AssignVariable)
+        value = updatedVariable(ctx_, fn_, var, node.kind(), value);
       ctx_.assignVariable(fn_, var, value);
       if (node.numResults() > 0)
         env_[node.result()] = value;

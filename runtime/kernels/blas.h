@@ -1,7 +1,11 @@
-// Row-major GEMM through OpenBLAS for the float kernels that reduce to it
-// (convolutions via im2col): C = alpha * op(A) * op(B) + beta * C.
+// Row-major GEMM for the float kernels that reduce to it (convolutions via
+// im2col): C = op(A) * op(B) (beta 0) or C += op(A) * op(B) (beta 1).
+// float32 on AVX-512 hosts: gemm_packed.h (beta 1 adds the product's
+// blocks to C); otherwise OpenBLAS.
 // Private to runtime/kernels/.
 #pragma once
+
+#include "runtime/kernels/gemm_packed.h"
 
 #include <cblas.h>
 #include <cstdint>
@@ -15,6 +19,10 @@ void gemmRowMajor(bool transA, bool transB, int64_t m, int64_t n, int64_t k, con
   static_assert(std::is_floating_point_v<T>);
   auto ta = transA ? CblasTrans : CblasNoTrans, tb = transB ? CblasTrans : CblasNoTrans;
   if (m == 0 || n == 0) return;
+  if constexpr (std::is_same_v<T, float>) {
+    if ((beta == 0.0f || beta == 1.0f) && packedGemmAvailable())
+      return packedGemm(transA, transB, m, n, k, a, lda, b, ldb, c, ldc, beta == 1.0f);
+  }
   if constexpr (std::is_same_v<T, float>)
     cblas_sgemm(CblasRowMajor, ta, tb, int(m), int(n), int(k), 1.0f, a, int(lda), b, int(ldb), beta, c, int(ldc));
   else

@@ -88,9 +88,12 @@ void forEachBandSegment(const WindowGeometry &g, const Band &band, F contiguous,
 }
 
 // Short runs (a 3x3 window on one channel: 3 elements) are copied by a
-// loop, not a call of memmove per window row (GCC would make the loop one).
+// loop inlined into im2col, not a call per window row (of copyRun, or of
+// memmove: GCC would make the loop one, hence the attribute on both).
+#define TFS_NO_MEMMOVE_LOOPS __attribute__((optimize("no-tree-loop-distribute-patterns")))
+
 template <class T>
-__attribute__((optimize("no-tree-loop-distribute-patterns"))) void copyRun(const T *from, int64_t n, T *to) {
+TFS_NO_MEMMOVE_LOOPS inline __attribute__((always_inline)) void copyRun(const T *from, int64_t n, T *to) {
   if (n > 16) {
     std::copy(from, from + n, to);
     return;
@@ -98,8 +101,24 @@ __attribute__((optimize("no-tree-loop-distribute-patterns"))) void copyRun(const
   for (int64_t e = 0; e < n; ++e) to[e] = from[e];
 }
 
-template <class T> void im2col(const WindowGeometry &g, const Band &band, const T *x, T *col) {
+// Every window inside the input (no padding taken) and each window row one
+// contiguous run: im2col is then plain nested loops (no call per run).
+bool windowsInside(const WindowGeometry &g) {
+  return g.padTop == 0 && g.padLeft == 0 && (g.dw == 1 || g.kw == 1) &&
+         (g.oh - 1) * g.sh + (g.kh - 1) * g.dh < g.h && (g.ow - 1) * g.sw + (g.kw - 1) * g.dw < g.w;
+}
+
+template <class T> TFS_NO_MEMMOVE_LOOPS void im2col(const WindowGeometry &g, const Band &band, const T *x, T *col) {
   int64_t run = g.kw * g.c;
+  if (windowsInside(g)) {
+    T *out = col;
+    for (int64_t image = band.b; image < band.b + band.images; ++image)
+      for (int64_t i = band.r0; i < band.r1; ++i)
+        for (int64_t j = 0; j < g.ow; ++j)
+          for (int64_t di = 0; di < g.kh; ++di, out += run)
+            copyRun(x + ((image * g.h + i * g.sh + di * g.dh) * g.w + j * g.sw) * g.c, run, out);
+    return;
+  }
   forEachBandSegment(
       g, band, [&](int64_t at, int64_t pixel) { copyRun(x + pixel * g.c, run, col + at); },
       [&](int64_t at, int64_t pixel) {

@@ -1,7 +1,11 @@
 // gemm (gemm.h): small products as in-order FMA chains (compiled for the
 // host's vector unit by GCC's target clones; std::fma is exact whatever
-// the clone, so every clone computes the same bits), larger ones OpenBLAS.
+// the clone, so every clone computes the same bits); larger float32 ones
+// the same chains in packed AVX-512 tiles (gemm_packed.cpp), the rest
+// OpenBLAS.
 #include "runtime/kernels/gemm.h"
+
+#include "runtime/kernels/gemm_packed.h"
 
 // GCC 12's -O2 "very cheap" vectorizer cost model refuses loops needing a
 // remainder loop (see kernel_util.h).
@@ -20,7 +24,9 @@
 // model 207, on the development machines) gets the SSE3 "Prescott" kernels.
 // tfs keeps the kernels OpenBLAS chose (OPENBLAS_CORETYPE is the user's and
 // the CI's setting, not tfs's): `tfs --version` names them, so a benchmark
-// or a last-bit difference from numpy can be read against them.
+// or a last-bit difference from numpy can be read against them. tf's
+// float32 products on AVX-512 hosts do not go through OpenBLAS at all
+// (Note [Packed GEMM] in gemm_packed.cpp); numpy's and float64 ones do.
 extern "C" {
 char *openblas_get_corename(void) __attribute__((weak));
 }
@@ -109,6 +115,8 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float *a, int
           const float *b, int64_t ldb, float *c, int64_t ldc) {
   if (m * n * k <= kSmallGemm)
     return smallGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+  if (packedGemmAvailable())
+    return packedGemm(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
   cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
               int(m), int(n), int(k), 1.0f, a, int(lda), b, int(ldb), 0.0f, c, int(ldc));
 }

@@ -51,6 +51,56 @@ template <class F> void forEachWindow(const WindowGeometry &g, F f) {
 // c values, `as` (may be null) the flat element index each was read from.
 // The loops are branch-free selects (vectorized): `tap` holds the winning
 // tap's number per channel, turned into element indices at the end.
+// pixelMax's selection with `bs` holding the first tap's values: `tp`
+// receives, per channel, the number of the winning tap.
+// (Restrict pointers and target clones: GCC then makes the channel loop
+// vector selects; without them it was a compare and branch per element.)
+template <class T>
+inline __attribute__((always_inline)) void winningTapsBody(int64_t c, const T *__restrict x, const int64_t *taps,
+                                                           int64_t count, T *__restrict bs,
+                                                           int32_t *__restrict tp) {
+  for (int64_t k = 0; k < c; ++k) tp[k] = 0;
+  for (int64_t t = 1; t < count; ++t) {
+    const T *__restrict xs = x + taps[t] * c;
+    for (int64_t k = 0; k < c; ++k) {
+      bool greater = xs[k] > bs[k];
+      bs[k] = greater ? xs[k] : bs[k];
+      tp[k] = greater ? int32_t(t) : tp[k];
+    }
+  }
+}
+
+// One window's gradient when no other window shares its inputs: tap t
+// gets 0 + dy where it won (as the zero fill plus += gave), else 0.
+template <class T>
+inline __attribute__((always_inline)) void writeWindowGradBody(int64_t c, const int64_t *taps, int64_t count,
+                                                               const int32_t *__restrict winner,
+                                                               const T *__restrict ds, T *__restrict dx) {
+  for (int64_t t = 0; t < count; ++t) {
+    T *__restrict d = dx + taps[t] * c;
+    for (int64_t k = 0; k < c; ++k) d[k] = winner[k] == int32_t(t) ? T(T(0) + ds[k]) : T(0);
+  }
+}
+
+#define TFS_POOL_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+TFS_POOL_CLONES void winningTaps(int64_t c, const float *x, const int64_t *taps, int64_t count, float *bs,
+                                 int32_t *tp) {
+  winningTapsBody(c, x, taps, count, bs, tp);
+}
+TFS_POOL_CLONES void winningTaps(int64_t c, const double *x, const int64_t *taps, int64_t count, double *bs,
+                                 int32_t *tp) {
+  winningTapsBody(c, x, taps, count, bs, tp);
+}
+TFS_POOL_CLONES void writeWindowGrad(int64_t c, const int64_t *taps, int64_t count, const int32_t *winner,
+                                     const float *ds, float *dx) {
+  writeWindowGradBody(c, taps, count, winner, ds, dx);
+}
+TFS_POOL_CLONES void writeWindowGrad(int64_t c, const int64_t *taps, int64_t count, const int32_t *winner,
+                                     const double *ds, double *dx) {
+  writeWindowGradBody(c, taps, count, winner, ds, dx);
+}
+#undef TFS_POOL_CLONES
+
 template <class T>
 void pixelMax(int64_t c, const T *x, const int64_t *taps, int64_t count, T *bs, int64_t *as) {
   const T *x0 = x + taps[0] * c;
@@ -63,16 +113,9 @@ void pixelMax(int64_t c, const T *x, const int64_t *taps, int64_t count, T *bs, 
     return;
   }
   thread_local std::vector<int32_t> tapOf;
-  tapOf.assign(size_t(c), 0);
+  tapOf.resize(size_t(c));
   int32_t *tp = tapOf.data();
-  for (int64_t t = 1; t < count; ++t) {
-    const T *xs = x + taps[t] * c;
-    for (int64_t k = 0; k < c; ++k) {
-      bool greater = xs[k] > bs[k];
-      bs[k] = greater ? xs[k] : bs[k];
-      tp[k] = greater ? int32_t(t) : tp[k];
-    }
-  }
+  winningTaps(c, x, taps, count, bs, tp);
   for (int64_t k = 0; k < c; ++k) as[k] = taps[tp[k]] * c + k;
 }
 
@@ -105,6 +148,31 @@ std::vector<Tensor> maxPool(std::span<const Tensor> in, const ir::Attrs &attrs) 
   return out;
 }
 
+// No input pixel in two windows (strides at least the window, no dilation).
+bool disjointWindows(const WindowGeometry &g) {
+  return g.sh >= g.kh && g.sw >= g.kw && g.dh == 1 && g.dw == 1;
+}
+
+// maxPoolGrad when no two windows share an input: each input element
+// receives at most one gradient, so it is written once, in place of the
+// zero fill and the scatter of += (0 + dy, as the sum gave: -0 becomes
+// +0), the taps of a window in order as whole channel vectors. Inputs in
+// no window (the rows and columns VALID leaves out) are zeroed first.
+template <class T> void maxPoolGradDisjoint(const WindowGeometry &g, const T *x, const T *dy, T *dx) {
+  bool covered = g.padTop == 0 && g.padLeft == 0 && g.oh * g.sh == g.h && g.ow * g.sw == g.w &&
+                 g.sh == g.kh && g.sw == g.kw;
+  if (!covered) std::fill(dx, dx + g.n * g.h * g.w * g.c, T(0));
+  std::vector<T> best(size_t(g.c));
+  std::vector<int32_t> winner(size_t(g.c));
+  forEachWindow(g, [&](int64_t op, const int64_t *taps, int64_t count) {
+    if (count == 0) return;
+    const T *x0 = x + taps[0] * g.c;
+    std::copy(x0, x0 + g.c, best.data());
+    winningTaps(g.c, x, taps, count, best.data(), winner.data());
+    writeWindowGrad(g.c, taps, count, winner.data(), dy + op * g.c, dx);
+  });
+}
+
 // max_pool_grad(orig_input, grad) -> gradient w.r.t. orig_input: each
 // output's gradient added at its window's first maximum, in output order.
 std::vector<Tensor> maxPoolGrad(std::span<const Tensor> in, const ir::Attrs &attrs) {
@@ -113,6 +181,7 @@ std::vector<Tensor> maxPoolGrad(std::span<const Tensor> in, const ir::Attrs &att
   dispatchFloat(in[0].dtype(), [&]<class T>() {
     const T *x = in[0].data<T>(), *dy = in[1].data<T>();
     T *dx = out[0].data<T>();
+    if (disjointWindows(g)) return maxPoolGradDisjoint(g, x, dy, dx);
     std::fill(dx, dx + out[0].numElements(), T(0));
     // One output pixel's maxima at a time (no arrays the size of the output).
     std::vector<T> best(size_t(g.c));

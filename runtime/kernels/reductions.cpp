@@ -50,6 +50,11 @@ template <class T> inline __attribute__((always_inline)) double sumRunBody(const
   Double8 v[4] = {};
   int64_t i = 0;
   for (; i + 32 <= n; i += 32) {
+    // 4 KiB ahead (1024 floats, 512 doubles): measured on the sum of 10M
+    // float32 in DRAM (Emerald Rapids, huge pages): 5.6 -> 3.9 ms; the
+    // hardware prefetcher alone does not keep the loads ahead. Prefetches
+    // past the end do not fault.
+    __builtin_prefetch(reinterpret_cast<const char *>(p + i) + 4096);
     add8(v[0], p + i);
     add8(v[1], p + i + 8);
     add8(v[2], p + i + 16);

@@ -217,6 +217,9 @@ std::vector<Tensor> sizeOf(std::span<const Tensor> in, const ir::Attrs &attrs) {
 // unbroadcast(g, like): sums g over the dims broadcast to reach its shape.
 std::vector<Tensor> unbroadcast(std::span<const Tensor> in, const ir::Attrs &attrs) {
   const Tensor &g = in[0], &like = in[1];
+  // Nothing broadcast (a gradient of an op whose operands had the same
+  // shape): the gradient itself, not a copy summed element by element.
+  if (g.shape() == like.shape()) return {g};
   Tensor o = Tensor::empty(g.dtype(), like.shape());
   // Dims of g that `like` (right-aligned) has as 1 are summed over.
   size_t r = g.rank(), lr = like.rank();
