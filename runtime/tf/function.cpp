@@ -280,6 +280,11 @@ Ref<ConcreteFunction> FunctionWrapper::trace(Interpreter &in, const std::vector<
   size_t sigIndex = 0;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string pname = i + offset < names.size() ? names[i + offset] : fmt::format("args_{}", i);
+    // A named TensorSpec of the input_signature names its placeholder (TF's _user_specified_name), which a
+    // SavedModel signature takes as its input key: Keras's serving_default takes `dense_input`, not `args_0`.
+    if (hasSignature && i < signatureSpecs.size() && !compositeAt(i) && !nestedAt(i))
+      if (in.typeName(signatureSpecs[i]) == "TensorSpec")
+        if (Value n = in.getAttr(signatureSpecs[i], "name"); n.as<StrObject>() && !in.str(n).empty()) pname = in.str(n);
     symArgs.push_back(symbolize(in, args[i], g, pname, cf->argVariables,
                                 relaxedShapes ? relaxedShapes : hasSignature ? &sigShapes : nullptr, sigIndex));
   }
