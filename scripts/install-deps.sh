@@ -10,7 +10,7 @@ PKGS=(cmake ninja-build g++ make llvm-14-dev llvm-14-tools clang-14 antlr4
       python3-numpy python3-pandas python3-sklearn libboost-context-dev libpcre2-dev libsleef-dev libeigen3-dev
       graphviz help2man libzip-dev libprotobuf-dev protobuf-compiler
       libpng-dev openmpi-bin libopenmpi-dev libssl-dev libhdf5-dev python3-h5py python3-scipy python3-pil
-      libfarmhash-dev libgmp-dev libfftw3-dev libicu-dev libjpeg62-turbo-dev libgif-dev)
+      libfarmhash-dev libgmp-dev libfftw3-dev libicu-dev libjpeg62-turbo-dev libgif-dev libdnnl-dev)
 BENCH_PKGS=(python3-numba python3-torch)
 [ "${1:-}" = "--bench" ] && PKGS+=("${BENCH_PKGS[@]}")
 missing=()

@@ -1,11 +1,10 @@
 // Row-major GEMM for the float kernels that reduce to it (convolutions via
-// im2col): C = op(A) * op(B) (beta 0) or C += op(A) * op(B) (beta 1).
-// float32 on AVX-512 hosts: gemm_packed.h (beta 1 adds the product's
-// blocks to C); otherwise OpenBLAS.
+// im2col): C = op(A) * op(B) + beta * C, float32 through oneDNN (Note
+// [float32 GEMM] in gemm.cpp), float64 through OpenBLAS.
 // Private to runtime/kernels/.
 #pragma once
 
-#include "runtime/kernels/gemm_packed.h"
+#include "runtime/kernels/gemm.h"
 
 #include <cblas.h>
 #include <cstdint>
@@ -19,12 +18,8 @@ void gemmRowMajor(bool transA, bool transB, int64_t m, int64_t n, int64_t k, con
   static_assert(std::is_floating_point_v<T>);
   auto ta = transA ? CblasTrans : CblasNoTrans, tb = transB ? CblasTrans : CblasNoTrans;
   if (m == 0 || n == 0) return;
-  if constexpr (std::is_same_v<T, float>) {
-    if ((beta == 0.0f || beta == 1.0f) && packedGemmAvailable())
-      return packedGemm(transA, transB, m, n, k, a, lda, b, ldb, c, ldc, beta == 1.0f);
-  }
   if constexpr (std::is_same_v<T, float>)
-    cblas_sgemm(CblasRowMajor, ta, tb, int(m), int(n), int(k), 1.0f, a, int(lda), b, int(ldb), beta, c, int(ldc));
+    sgemmRowMajor(transA, transB, m, n, k, a, lda, b, ldb, beta, c, ldc);
   else
     cblas_dgemm(CblasRowMajor, ta, tb, int(m), int(n), int(k), 1.0, a, int(lda), b, int(ldb), beta, c, int(ldc));
 }

@@ -1,11 +1,11 @@
 // The kernels' GEMM (runtime/kernels/gemm.h): every element of a small
 // product is the exact fused multiply-add chain over k in order from 0,
 // whatever the transposes, the column blocking (64-byte blocks, narrower
-// ones, single columns) or the host's vector unit; larger products (OpenBLAS)
-// agree on integer-valued data; the packed float32 product (AVX-512 hosts)
-// is the FMA chain per block of 256 values of k, the blocks' sums added.
+// ones, single columns) or the host's vector unit; larger products (oneDNN
+// for float32, OpenBLAS for float64) agree on integer-valued data, and
+// oneDNN's float32 product is within float32 rounding of the float64 one
+// for every transpose, leading dimension and beta.
 #include "runtime/kernels/gemm.h"
-#include "runtime/kernels/gemm_packed.h"
 
 #include <cmath>
 #include <doctest/doctest.h>
@@ -63,7 +63,7 @@ TEST_CASE("small GEMM: in-order FMA chains for every shape and transpose") {
   checkSmall<double>();
 }
 
-TEST_CASE("large GEMM (packed or OpenBLAS) on integer-valued data") {
+TEST_CASE("large GEMM (oneDNN or OpenBLAS) on integer-valued data") {
   int64_t m = 40, n = 50, k = 30;  // m * n * k > kSmallGemm
   REQUIRE(m * n * k > tfs::runtime::kernels::kSmallGemm);
   std::vector<float> a(size_t(m * k)), b(size_t(k * n)), c(size_t(m * n));
@@ -72,54 +72,42 @@ TEST_CASE("large GEMM (packed or OpenBLAS) on integer-valued data") {
   tfs::runtime::kernels::gemm(false, false, m, n, k, a.data(), k, b.data(), n, c.data(), n);
   std::vector<float> a2(a.begin(), a.end()), b2(b.begin(), b.end());
   CHECK(c == reference(false, false, m, n, k, a2, k, b2, n));
+  std::vector<double> ad(a.begin(), a.end()), bd(b.begin(), b.end()), cd(size_t(m * n));
+  tfs::runtime::kernels::gemm(false, false, m, n, k, ad.data(), k, bd.data(), n, cd.data(), n);
+  CHECK(cd == reference(false, false, m, n, k, ad, k, bd, n));
 }
 
-namespace {
-
-// Note [Packed GEMM]: chains over blocks of 256 values of k from +0, c = the
-// first block's sum, then c += each later block's (`accumulate`: c += from
-// the first block on).
-std::vector<float> blockedReference(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const std::vector<float> &a,
-                                    int64_t lda, const std::vector<float> &b, int64_t ldb,
-                                    std::vector<float> c, bool accumulate) {
-  for (int64_t i = 0; i < m; ++i)
-    for (int64_t j = 0; j < n; ++j) {
-      float &out = c[size_t(i * n + j)];
-      for (int64_t p0 = 0; p0 < k; p0 += 256) {
-        float acc = 0;
-        for (int64_t p = p0; p < k && p < p0 + 256; ++p)
-          acc = std::fma(ta ? a[size_t(p * lda + i)] : a[size_t(i * lda + p)],
-                         tb ? b[size_t(j * ldb + p)] : b[size_t(p * ldb + j)], acc);
-        out = p0 == 0 && !accumulate ? acc : out + acc;
-      }
-    }
-  return c;
-}
-
-}  // namespace
-
-TEST_CASE("packed float32 GEMM: blocked FMA chains for every edge, transpose and block") {
-  if (!tfs::runtime::kernels::packedGemmAvailable()) return;  // not an AVX-512 host
-  for (int64_t m : {1, 7, 8, 9, 17})
-    for (int64_t n : {1, 15, 16, 17, 33, 1030})
-      for (int64_t k : {1, 9, 256, 257, 600})
+TEST_CASE("oneDNN float32 GEMM: within float32 rounding of float64 for every edge, transpose and beta") {
+  for (int64_t m : {1, 7, 17, 64})
+    for (int64_t n : {1, 15, 33, 300})
+      for (int64_t k : {1, 9, 257, 600})
         for (bool ta : {false, true})
           for (bool tb : {false, true})
-            for (bool accumulate : {false, true}) {
-              if (n > 64 && (k > 256 || m > 9)) continue;  // keeps the test short
+            for (float beta : {0.0f, 1.0f, 0.5f}) {
               CAPTURE(m);
               CAPTURE(n);
               CAPTURE(k);
               CAPTURE(ta);
               CAPTURE(tb);
-              CAPTURE(accumulate);
-              int64_t lda = ta ? m : k, ldb = tb ? k : n;
+              CAPTURE(beta);
+              int64_t lda = (ta ? m : k) + 3, ldb = (tb ? k : n) + 1, ldc = n + 2;  // padded rows
               std::vector<float> a = values<float>(size_t((ta ? k : m) * lda), 3);
               std::vector<float> b = values<float>(size_t((tb ? n : k) * ldb), 4);
-              std::vector<float> c = values<float>(size_t(m * n), 5);
-              std::vector<float> want = blockedReference(ta, tb, m, n, k, a, lda, b, ldb, c, accumulate);
-              tfs::runtime::kernels::packedGemm(ta, tb, m, n, k, a.data(), lda, b.data(), ldb, c.data(), n,
-                                                accumulate);
-              CHECK(c == want);
+              std::vector<float> c = values<float>(size_t(m * ldc), 5);
+              std::vector<double> ad(a.begin(), a.end()), bd(b.begin(), b.end());
+              std::vector<double> want = reference(ta, tb, m, n, k, ad, lda, bd, ldb);
+              std::vector<float> c0 = c;
+              tfs::runtime::kernels::sgemmRowMajor(ta, tb, m, n, k, a.data(), lda, b.data(), ldb, beta, c.data(),
+                                                   ldc);
+              // Each element: |error| <= k * eps * sum |a_ip * b_pj| (a dot product's rounding bound),
+              // taken here with the sum of magnitudes bounded by k * max|a| * max|b| (0.685^2).
+              double bound = double(k + 2) * 1.2e-7 * (double(k) * 0.47 + 1.0);
+              for (int64_t i = 0; i < m; ++i)
+                for (int64_t j = 0; j < n; ++j) {
+                  double expect = want[size_t(i * n + j)] + double(beta) * double(c0[size_t(i * ldc + j)]);
+                  CHECK(std::abs(double(c[size_t(i * ldc + j)]) - expect) <= bound);
+                }
+              for (int64_t i = 0; i < m; ++i)  // the padding past n is left alone
+                for (int64_t j = n; j < ldc; ++j) CHECK(c[size_t(i * ldc + j)] == c0[size_t(i * ldc + j)]);
             }
 }
