@@ -50,7 +50,9 @@ def in_top_k(pred, target, k):
     return np.array([np.sum(p > p[t]) < k for p, t in zip(pred, target)], np.float64)
 
 
-def auc(y, p, w, n=200):
+def roc_rates(y, p, w, n=200):
+    # True and false positive rates at AUC's n default thresholds (predictions here lie inside [0, 1], away from
+    # the thresholds, where comparing with each threshold and Keras's bucket counting agree).
     thresholds = np.array([-EPS] + [(i + 1) / (n - 1) for i in range(n - 2)] + [1 + EPS], np.float32)
     y, p, w = y.ravel(), p.ravel().astype(np.float32), w.ravel()
     above = p[None, :] > thresholds[:, None]
@@ -60,6 +62,11 @@ def auc(y, p, w, n=200):
     tn = (~above * (y == 0) * w).sum(1)
     tpr = np.where(tp + fn > 0, tp / np.maximum(tp + fn, 1e-300), 0)
     fpr = np.where(fp + tn > 0, fp / np.maximum(fp + tn, 1e-300), 0)
+    return tpr, fpr
+
+
+def auc(y, p, w, n=200):
+    tpr, fpr = roc_rates(y, p, w, n)
     return np.sum((fpr[:-1] - fpr[1:]) * (tpr[:-1] + tpr[1:]) / 2)
 
 
@@ -292,14 +299,7 @@ show("auc_label_weights", auc(two_labels.ravel(), two_probs.ravel(), np.tile([1.
 
 
 def auc_minoring(y, p, w, n=200):
-    thresholds = np.array([-EPS] + [(i + 1) / (n - 1) for i in range(n - 2)] + [1 + EPS], np.float32)
-    above = p.astype(np.float32)[None, :] > thresholds[:, None]
-    tp = (above * (y == 1) * w).sum(1)
-    fp = (above * (y == 0) * w).sum(1)
-    fn = (~above * (y == 1) * w).sum(1)
-    tn = (~above * (y == 0) * w).sum(1)
-    tpr = np.where(tp + fn > 0, tp / np.maximum(tp + fn, 1e-300), 0)
-    fpr = np.where(fp + tn > 0, fp / np.maximum(fp + tn, 1e-300), 0)
+    tpr, fpr = roc_rates(y, p, w, n)
     return np.sum((fpr[:-1] - fpr[1:]) * np.minimum(tpr[:-1], tpr[1:]))
 
 
